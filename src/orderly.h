@@ -453,8 +453,9 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
  * a stated reason: it no longer counts, the log keeps it and says why, and
  * audit lists it.  It may then be recorded again, corrected. */
 int ord_game_void_event(ord_game *g, unsigned seq,
-			const char *reason); /* Resolve the current phase (phase may be NULL or must name it); dice are
- * used only in a fixed-dice test game. */
+			const char *reason); /* Resolve the current phase (phase may be NULL or must name it: a guard
+ * only, ord_resolve_opts.empty says an empty phase is meant empty); dice
+ * are used only in a fixed-dice test game. */
 int ord_game_resolve(ord_game *g, const char *phase, const int *dice, size_t ndice,
 		     struct ord_buf *out);
 struct ord_resolve_opts {
@@ -473,8 +474,13 @@ struct ord_resolve_opts {
 	 * phase, when it is refused for having none (ORD_ESTATE; 0 else).
 	 * A phase with no event is refused while the ruleset says a sealed
 	 * order waits for an event of it (ruleset.h order_events), unless
-	 * phase names it: naming the phase says it is meant to go empty. */
+	 * empty says it is meant to go empty. */
 	size_t *waiting;
+	/* appended by red-team finding 9: the referee's word that the phase,
+	 * if it has no event, is meant to go empty (resolve --empty); a phase
+	 * with events is resolved with them all the same.  phase only checks
+	 * which phase is current: it no longer says the phase goes empty */
+	int empty;
 };
 int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct ord_buf *out);
 /*

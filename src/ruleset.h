@@ -304,8 +304,8 @@ struct ord_ruleset {
 	 * routed, driven off) or with nothing left to wait for names none.
 	 * Writes at most max kinds (static strings) into kinds and returns
 	 * how many it wrote.  The core resolves no phase that has no event
-	 * while an order waits for a kind of it, unless the referee names the
-	 * phase (resolve --phase: he means it to go empty): a second resolve
+	 * while an order waits for a kind of it, unless the referee says he
+	 * means it to go empty (resolve --empty): a second resolve
 	 * typed by mistake would have skipped the phase for good.  Asked at
 	 * resolve only, never in the replay: nothing is logged of it.  NULL:
 	 * every phase resolves empty as asked. */

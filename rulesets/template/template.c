@@ -424,8 +424,8 @@ static int tpl_check_execution(struct ord_ctx *ctx, struct ord_diag *diag)
 }
 
 /* The kinds of event u's order still waits for (version 9): the core then
- * refuses to resolve their phase with no event, unless the referee names
- * it (resolve --phase), so that a resolve typed twice skips nothing.  The
+ * refuses to resolve their phase with no event, unless the referee says
+ * it goes empty (resolve --empty), so that a resolve typed twice skips nothing.  The
  * same as tpl_check_execution lists, as the kinds of tpl_events. */
 static size_t tpl_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds,
 			       size_t max)

@@ -1,7 +1,8 @@
 /*
- * cmd_resolve.c - `orderly resolve GAME [--phase NAME] [--dice N,N,...]
- * [--stand-in] [--lang L]`: resolve the current phase (or check that it
- * is the one named) and print its results.  --dice is used only by a game
+ * cmd_resolve.c - `orderly resolve GAME [--phase NAME] [--empty] [--dice N,N,...]
+ * [--stand-in] [--lang L]`: resolve the current phase and print its
+ * results; --phase NAME only checks that NAME is the current phase (a
+ * script's guard: another phase is refused).  --dice is used only by a game
  * created with --fixed-dice.  --stand-in, in a game with witnessed dice,
  * lets the referee's witness chain stand in for the sides that have not
  * revealed their link for the phase (the log and the audit say so).
@@ -11,8 +12,12 @@
  * carries out so far, when the ruleset's check of the execution finds any.
  * A phase with no event while sealed orders wait for an event of it, or
  * the rules owe one (the ruleset's order_events), is refused (exit 65,
- * nothing changed) unless --phase names it: a resolve
- * typed twice would have skipped it for good.
+ * nothing changed) unless --empty says it is meant to go empty: a resolve
+ * typed twice would have skipped it for good.  --empty on a phase with
+ * events changes nothing: they are resolved.  Until red-team finding 9 --phase NAME
+ * said the phase goes empty as well, so a script's guard resolved one
+ * unasked; such a script is now refused, told to add --empty, and its
+ * game file is left as it was.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,13 +35,11 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 	size_t ndice = 0;
 	struct ord_game_status st;
 	size_t pending = 0;
-	int stand_in = 0, rc;
+	int stand_in = 0, empty = 0, rc;
 	const struct cli_opt opts[] = {
-		{ "phase", &phase, NULL },
-		{ "dice", &dice_spec, NULL },
-		{ "stand-in", NULL, &stand_in },
-		{ "lang", &lang, NULL },
-		{ NULL, NULL, NULL },
+		{ "phase", &phase, NULL },    { "empty", NULL, &empty },
+		{ "dice", &dice_spec, NULL }, { "stand-in", NULL, &stand_in },
+		{ "lang", &lang, NULL },      { NULL, NULL, NULL },
 	};
 
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
@@ -57,6 +60,7 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 	o.dice = dice;
 	o.ndice = ndice;
 	o.stand_in = stand_in;
+	o.empty = empty;
 	o.lang = lang;
 	o.pending = &pending;
 	rc = ord_game_resolve_opts(g, &o, &out);

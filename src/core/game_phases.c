@@ -1249,8 +1249,10 @@ out:
 /*
  * A phase with no event while sealed orders wait for an event of it, or
  * the rules owe one of a unit (the ruleset's order_events, version 9, asked
- * of every unit), is refused, unless the referee named
- * the phase (resolve --phase: he means it to go empty).  A resolve typed
+ * of every unit), is refused, unless the referee says he means it to go
+ * empty (resolve --empty; until red-team finding 9, naming the phase with
+ * --phase said so, and a script's guard of which phase is current resolved
+ * it empty unasked).  A resolve typed
  * twice by mistake resolved the next phase with nothing in it, and a
  * phase resolved is final: the fire of two units ordered to fire was
  * gone, said only by a note.  A phase with at least one event is never
@@ -1291,7 +1293,7 @@ static int empty_phase(struct ord_game *g, struct ord_ctx *ctx, const char *phas
 	if (count > EMPTY_NAMED)
 		ord_buf_addf(&named, ", and %zu more", count - EMPTY_NAMED);
 	err = ord_error_set(ORD_ESTATE,
-			    "phase %s has no events, but %zu unit%s wait%s for one in it, by %s sealed order%s or the rules (%s); record them with `orderly event`, or run `orderly resolve %s --phase %s` to resolve it empty",
+			    "phase %s has no events, but %zu unit%s wait%s for one in it, by %s sealed order%s or the rules (%s); record them with `orderly event`, or add --empty to resolve it empty: `orderly resolve %s --phase %s --empty`",
 			    phase, count, count == 1 ? "" : "s", count == 1 ? "s" : "",
 			    count == 1 ? "its" : "their", count == 1 ? "" : "s", named.buf, g->path,
 			    phase);
@@ -1394,7 +1396,7 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	 * phase's rows are written, which the rollback undoes, as the other
 	 * events must not be in the context the phase runs with */
 	nevents = ord_ctx_nevents(&ctx);
-	empty_check = !phase && !nevents && ORD_RULESET_HAS(g->rs, 9) && g->rs->order_events &&
+	empty_check = !o->empty && !nevents && ORD_RULESET_HAS(g->rs, 9) && g->rs->order_events &&
 		      phase_has_kinds(g->rs, cur);
 	if ((empty_check || (o->pending && g->rs->check_execution)) &&
 	    (err = ord_game_add_other_events(g, &ctx, t.turn, cur)) != 0)

@@ -799,7 +799,7 @@ static int cmd_help(struct judge *j)
 		     "                   needed, the link is checked against your chain\n"
 		     "  HELP             this text\n"
 		     "The referee also: SEAL [FORCE], EVENT KIND key=value..., CLOSE (witnessed\n"
-		     "dice), RESOLVE [PHASE] [dice=N,N,...] [STAND-IN], EXCHANGE, DEADLINE\n"
+		     "dice), RESOLVE [PHASE] [EMPTY] [dice=N,N,...] [STAND-IN], EXCHANGE, DEADLINE\n"
 		     "WHEN|none (DEADLINE WHEN PAST for a time already past), SCHEDULE TEXT.\n",
 		     ord_game_name(j->g), j->game);
 	ord_buf_adds(&j->result, "help sent");
@@ -1377,9 +1377,14 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 							    argv[i]);
 			} else if (!strcasecmp(argv[i], "stand-in")) {
 				o.stand_in = 1;
+			} else if (!strcasecmp(argv[i], "empty")) {
+				/* as resolve --empty: the phase has no events and
+				 * goes empty; the phase's name is a guard only
+				 * (red-team finding 9) */
+				o.empty = 1;
 			} else if (o.phase) {
 				err = ord_error_set(ORD_EUSAGE,
-						    "RESOLVE [PHASE] [dice=N,N,...] [STAND-IN]: '%s' after the phase '%s'",
+						    "RESOLVE [PHASE] [EMPTY] [dice=N,N,...] [STAND-IN]: '%s' after the phase '%s'",
 						    argv[i], o.phase);
 			} else {
 				o.phase = argv[i];
@@ -1400,13 +1405,14 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 			free(why);
 		} else if (waiting) {
 			/* an empty phase while sealed orders wait for an event
-			 * of it: by mail the phase is named as on the command
-			 * line, RESOLVE PHASE, to resolve it empty */
+			 * of it: by mail the word is EMPTY, as --empty on the
+			 * command line, to resolve it empty */
 			char *why = ord_strdup(ord_error_last());
 			struct ord_game_status st;
 			ord_error_clear();
 			if (ord_game_status(j->g, &st) == 0)
-				ord_error_set(err, "%s; by mail: EVENT lines first, or RESOLVE %s",
+				ord_error_set(err,
+					      "%s; by mail: EVENT lines first, or RESOLVE %s EMPTY",
 					      why, st.phase);
 			else
 				ord_error_set(err, "%s", why);

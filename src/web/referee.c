@@ -1011,8 +1011,8 @@ static void locks_card(struct web_req *r, ord_game *g, const char *name)
 	ord_buf_release(&cmds);
 }
 
-/* The refusal of an empty phase's way on: Resolve it empty, the phase
- * named (as resolve --phase), posted confirmed for this turn and phase, the
+/* The refusal of an empty phase's way on: Resolve it empty (as resolve
+ * --empty, the phase named as --phase names it), posted confirmed for this turn and phase, the
  * language and dice of the Resolve refused carried on. */
 static void empty_form(struct referee *f, const struct ord_game_status *st, const char *url)
 {
@@ -1327,7 +1327,7 @@ static void seal_words(struct referee *f)
 }
 
 /* A phase refused for having no event while sealed orders wait for one
- * names the command line's way to resolve it empty (resolve --phase);
+ * names the command line's way to resolve it empty (resolve --empty);
  * the page's is the button the refusal's card offers (f->empty). */
 static void empty_words(struct referee *f)
 {
@@ -1519,11 +1519,14 @@ static void act(struct referee *f, ord_game *g)
 		o.dice = dice;
 		o.ndice = n;
 		o.waiting = &waiting;
-		/* Resolve it empty (the refusal's own button): the phase is
-		 * named, as resolve --phase names it, which says it is meant
-		 * to go empty; confirmed() held it to the game's */
-		if (empty && !strcmp(empty, "yes"))
+		/* Resolve it empty (the refusal's own button, empty=yes): as
+		 * resolve --empty, the word that it is meant to go empty, and
+		 * its phase named as --phase names it, a guard only, which
+		 * confirmed() held to the game's already (red-team finding 9) */
+		if (empty && !strcmp(empty, "yes")) {
+			o.empty = 1;
 			o.phase = web_field(r, "phase");
+		}
 		say(f, ord_game_resolve_opts(g, &o, &f->results), "The phase is resolved.%s", NULL);
 		if (f->rc && waiting)
 			empty_words(f);

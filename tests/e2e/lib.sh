@@ -22,7 +22,9 @@
 #   play_demo RULESET GAME     play RULESET's demo game into GAME (its
 #                              examples/demo/play, real dice; GAME.log)
 #   resolve_rest GAME [N]      resolve the next N phases (all left), each
-#                              named (resolve --phase)
+#                              named and meant empty (resolve --phase
+#                              NAME --empty): the test records no event
+#                              in them
 #   note MSG / fail MSG        say something / stop the test with a failure
 
 TEST_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
@@ -136,13 +138,13 @@ unkeyed_scenario() {
 }
 
 # resolve_rest GAME [N]: resolve the turn's next N phases (every one left
-# when N is not given) each by its name, as `orderly info` gives it: a test
-# stepping through phases it leaves empty means them so (resolve --phase),
+# when N is not given) each by its name, as `orderly info` gives it, with
+# --empty: a test stepping through phases it leaves empty means them so,
 # and a phase with no event while sealed orders wait for one is refused
-# unnamed.
+# without --empty (--phase is only the guard that it is the phase meant).
 # phase_of GAME: the phase to resolve next, as `orderly info` gives it
-# (for `resolve --phase "$(phase_of GAME)"`: a test that resolves a phase
-# with no event while orders wait for one means it so).
+# (for `resolve --phase "$(phase_of GAME)"`, the guard; add --empty when
+# the test records no event in it while orders wait for one).
 phase_of() {
 	ord info "$1" | sed -n 's/^phase: *\([^ ]*\) (.*/\1/p'
 }
@@ -152,6 +154,6 @@ resolve_rest() {
 	for ((i = 0; i < n; i++)); do
 		p=$(ord info "$g" | sed -n 's/^phase: *\([^ ]*\) (.*/\1/p')
 		[[ -n "$p" ]] || break
-		expect_exit 0 ord resolve "$g" --phase "$p"
+		expect_exit 0 ord resolve "$g" --phase "$p" --empty
 	done
 }

@@ -53,9 +53,13 @@
 #   [events]              the body is an event file for `orderly event GAME
 #                         --file` (one invocation; "double quotes" allowed)
 #   [override REASON...]  like [event], each line with --override "REASON..."
-#   [resolve PHASE [DICE]] `orderly resolve GAME --phase PHASE [--dice DICE]`;
-#                         DICE is N,N,... in the order the ruleset asks for
-#                         them (below)
+#   [resolve PHASE [DICE]] `orderly resolve GAME --phase PHASE --empty
+#                         [--dice DICE]`: a case names each phase it
+#                         resolves, and one it records no event in goes
+#                         empty as it says (--empty; --phase alone said so
+#                         before red-team finding 9, and is now the guard
+#                         only); DICE is N,N,... in the order the ruleset
+#                         asks for them (below)
 #   [exchange]            `orderly exchange GAME`
 #   [info]                `orderly info GAME` (the referee's view of the turn)
 #   [calc]                each line "RULESET WHAT key=value... [--dice N,N]
@@ -277,7 +281,7 @@ section() {
 		run "$line" "$sec_exit" "$ORDERLY" event "$game" --file "$f"
 		;;
 	resolve)
-		opts=(--phase "${sec_args[0]:-}")
+		opts=(--phase "${sec_args[0]:-}" --empty)
 		[ "${#sec_args[@]}" -ge 2 ] && opts+=(--dice "${sec_args[1]}")
 		run "$line" "$sec_exit" "$ORDERLY" resolve "$game" "${opts[@]}"
 		;;

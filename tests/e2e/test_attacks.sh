@@ -798,7 +798,7 @@ wrest() {  # wrest GAME: phases 2 to 5 closed, both links given, resolved
 		expect_exit 0 ord witness "$1" --close
 		expect_exit 0 ord witness "$1" --side blue --key w-blue.key
 		expect_exit 0 ord witness "$1" --side red --key w-red.key
-		expect_exit 0 ord resolve "$1" --phase "$p"
+		expect_exit 0 ord resolve "$1" --phase "$p" --empty
 	done
 }
 wsubmit blue "$BFIX/blue-1.txt"
@@ -902,7 +902,7 @@ expect_exit 0 ord seal standin.game
 sql standin.game "UPDATE log SET body = replace(body, 'held=' || char(10), 'held=blue' || char(10)) WHERE kind = 'seal'" >/dev/null
 forge rechain standin.game
 expect_exit 0 ord head standin.game --at seal --turn 1 -o standin.game.seal.head
-expect_exit 0 ord resolve standin.game --phase movement
+expect_exit 0 ord resolve standin.game --phase movement --empty
 expect_exit 0 ord event standin.game fire unit=R1 target=B1 range=5
 resolve_rest standin.game
 expect_exit 0 ord exchange standin.game --head standin.game.exchange.head

@@ -28,11 +28,12 @@ run() {
 	ERR=$(cat .err)
 }
 # resolve_rest GAME: every phase left of the turn, each by its name
-# (resolve --phase): the phases the test leaves empty, it means empty
+# (resolve --phase, the guard) and --empty: the phases the test leaves
+# empty, it means empty
 resolve_rest() {
 	local p
 	while p=$("$ORDERLY" info "$1" | sed -n 's/^phase: *\([^ ]*\) (.*/\1/p') && [[ -n "$p" ]]; do
-		expect 0 resolve "$1" --phase "$p"
+		expect 0 resolve "$1" --phase "$p" --empty
 	done
 }
 expect() {  # expect STATUS ARGS...: run orderly ARGS, fail unless it exits STATUS

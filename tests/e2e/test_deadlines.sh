@@ -59,7 +59,7 @@ expect_exit 0 ord submit "$S" --side blue "$FIX/blue-1.txt"
 expect_exit 0 ord submit "$S" --side red "$FIX/red-1.txt"
 expect_exit 0 ord seal "$S"
 for p in movement fire fire-morale melee melee-morale; do
-	expect_exit 0 ord resolve "$S" --phase "$p"
+	expect_exit 0 ord resolve "$S" --phase "$p" --empty
 done
 expect_exit 0 ord exchange "$S"
 expect_exit 0 ord info "$S"

@@ -69,9 +69,9 @@ for g in in-order reversed voided; do
 done
 # a melee written either way round: each unit keeps its die
 G=in-order.game
-expect_exit 0 ord resolve "$G" --phase fire-morale
-expect_exit 0 ord resolve "$G" --phase melee
-expect_exit 0 ord resolve "$G" --phase melee-morale
+expect_exit 0 ord resolve "$G" --phase fire-morale --empty
+expect_exit 0 ord resolve "$G" --phase melee --empty
+expect_exit 0 ord resolve "$G" --phase melee-morale --empty
 rest=$(phase_of "$G")
 [[ -z "$rest" ]] || resolve_rest "$G"
 expect_exit 0 ord exchange "$G"
@@ -84,8 +84,8 @@ expect_exit 0 ord submit "$G" --side allied "$BD/demo/turn2-allied.txt"
 expect_exit 0 ord seal "$G"
 expect_exit 0 ord event "$G" move unit=F2 distance=5 charge=yes contact=A1
 expect_exit 0 ord resolve "$G"
-expect_exit 0 ord resolve "$G" --phase fire
-expect_exit 0 ord resolve "$G" --phase fire-morale
+expect_exit 0 ord resolve "$G" --phase fire --empty
+expect_exit 0 ord resolve "$G" --phase fire-morale --empty
 cp "$G" ab.game
 cp "$G" ba.game
 expect_exit 0 ord event ab.game melee a=A1 b=F2

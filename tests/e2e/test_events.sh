@@ -328,7 +328,7 @@ expect_in "$OUT" "turn 1, phase movement: 1 event"
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"
 expect_exit 65 ord resolve p.game
 expect_in "$ERR" "phase fire has no events, but 1 unit waits for one in it, by its sealed order or the rules (unit B2: artillery)"
-expect_exit 0 ord resolve p.game --phase fire
+expect_exit 0 ord resolve p.game --phase fire --empty
 expect_in "$OUT" "turn 1, phase fire: 0 events"
 expect_in "$ERR" "note: 1 order no event of the turn carries out so far (orderly report --referee lists them)"
 expect_exit 0 ord report p.game --referee
@@ -375,7 +375,9 @@ run ord resolve --help
 expect_eq "$RC" 0 "resolve --help"
 expect_line "$OUT" "^usage: orderly resolve GAME "
 expect_line "$OUT" "^    --phase NAME$"
-expect_in "$OUT" "Refuse unless the current phase is NAME; a guard in scripts."
+expect_in "$OUT" "Refuse unless the current phase is NAME; a guard in scripts, and only"
+expect_line "$OUT" "^    --empty$"
+expect_in "$OUT" "The phase has no event and is meant to go empty: resolve it though"
 expect_line "$OUT" "^    --stand-in$"
 expect_line "$OUT" "^    --lang L$"
 run ord mail-in --help
@@ -512,7 +514,7 @@ expect_exit 0 ord new m.game --scenario mange.xml --fixed-dice
 expect_exit 0 ord submit m.game --side danske mange-d.txt
 expect_exit 0 ord submit m.game --side allierede mange-a.txt
 expect_exit 0 ord seal m.game
-expect_exit 0 ord resolve m.game --phase reorganisering
+expect_exit 0 ord resolve m.game --phase reorganisering --empty
 # each a unit of its own: an override records no event twice
 for k in $(seq 32); do
 	echo "angreb unit=L$k maal=D1"
@@ -549,15 +551,15 @@ expect_exit 0 ord new h.game --scenario scenario.xml
 expect_exit 0 ord submit h.game --side blue "$BFIX/blue-1.txt"
 expect_exit 0 ord submit h.game --side red "$BFIX/red-1b.txt"
 expect_exit 0 ord seal h.game
-expect_exit 0 ord resolve h.game --phase movement
-expect_exit 0 ord resolve h.game --phase fire
-expect_exit 0 ord resolve h.game --phase fire-morale
-expect_exit 0 ord resolve h.game --phase melee
+expect_exit 0 ord resolve h.game --phase movement --empty
+expect_exit 0 ord resolve h.game --phase fire --empty
+expect_exit 0 ord resolve h.game --phase fire-morale --empty
+expect_exit 0 ord resolve h.game --phase melee --empty
 expect_exit 0 ord event h.game halt unit=B3
 expect_exit 0 ord event h.game halt unit=B3
 expect_eq "$ERR" "" "a repeat the checks let through"
 expect_eq "$(sql h.game "SELECT count(*) FROM event WHERE kind = 'halt' AND override IS NULL")" 2 "halts recorded"
-expect_exit 0 ord resolve h.game --phase melee-morale
+expect_exit 0 ord resolve h.game --phase melee-morale --empty
 expect_exit 0 ord exchange h.game
 expect_exit 0 ord audit h.game
 expect_in "$OUT" "clean"

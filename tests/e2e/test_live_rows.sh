@@ -149,7 +149,7 @@ cp moved.orderly played.orderly
 expect_exit 0 ord resolve played.orderly --phase movement
 expect_in "$OUT" "B1: moved 2\""
 for phase in fire fire-morale melee melee-morale; do
-	expect_exit 0 ord resolve played.orderly --phase $phase
+	expect_exit 0 ord resolve played.orderly --phase $phase --empty
 done
 
 # ------------------------------------------------------------ the exchange

@@ -38,8 +38,8 @@ expect() {
 	run "$ORDERLY" "$@"
 	[[ "$RC" == "$want" ]] || fail "'orderly $*' exited $RC, expected $want"
 }
-# the phase to resolve next (resolve --phase: a phase left with no event
-# while orders wait for one is meant so)
+# the phase to resolve next (resolve --phase, the guard; with --empty a
+# phase left with no event while orders wait for one is meant so)
 phase_of() { "$ORDERLY" info "$1" | sed -n 's/^phase: *\([^ ]*\) (.*/\1/p'; }
 has() { [[ "$1" == *"$2"* ]] || fail "expected '$2' in:
 $1"; }
@@ -135,7 +135,7 @@ expect 0 event g.orderly move unit=B1 distance=2
 expect 0 resolve g.orderly --phase "$(phase_of g.orderly)"
 expect 0 event g.orderly fire unit=R1 target=B1 range=5
 expect 0 event g.orderly artillery unit=B2 target=R1 range=10
-for _ in 1 2 3 4; do expect 0 resolve g.orderly --phase "$(phase_of g.orderly)"; done
+for _ in 1 2 3 4; do expect 0 resolve g.orderly --phase "$(phase_of g.orderly)" --empty; done
 expect 0 exchange g.orderly --head exchange.head
 expect 0 audit g.orderly --head seal.head --head exchange.head
 has "$OUT" "commitments: 2 signed commitments checked"
@@ -170,7 +170,7 @@ has "$OUT" "red          opened (version 1): NMR policy applied"
 has "$OUT" "next:      blue to open their sheets (open)"
 expect 65 resolve g.orderly
 expect 0 open g.orderly --side blue --nonce "$(field nonce "$B2")" "$FIX/blue-2.txt"
-for _ in 1 2 3 4 5; do expect 0 resolve g.orderly --phase "$(phase_of g.orderly)"; done
+for _ in 1 2 3 4 5; do expect 0 resolve g.orderly --phase "$(phase_of g.orderly)" --empty; done
 expect 0 exchange g.orderly
 expect 0 export g.orderly --turn 2 -o turn2.xml
 expect 0 verify turn2.xml --pubkey "$HOSTKEY" --receipt "$(field commitment "$B2")" --head exchange.head
@@ -234,7 +234,7 @@ for p in 1 2 3 4 5; do
 			--nonce "$n" --phase $p --record $s.links
 		expect 0 witness w.orderly --side $s --link "$(field link "$OUT")"
 	done
-	expect 0 resolve w.orderly --phase "$(phase_of w.orderly)"
+	expect 0 resolve w.orderly --phase "$(phase_of w.orderly)" --empty
 	[[ "$OUT" != *"stood in"* ]] || fail "a side's link stood in: $OUT"
 done
 expect 0 exchange w.orderly --head w-exchange.head
@@ -265,7 +265,7 @@ for p in 1 2 3 4 5; do
 	expect 0 witness --link-for --head s-close-$p.head --pubkey "$SKEY" --side blue --key blue.key \
 		--nonce "$(field nonce "$SB")" --phase $p --record s-blue.links
 	expect 0 witness s.orderly --side blue --link "$(field link "$OUT")"
-	expect 0 resolve s.orderly --phase "$(phase_of s.orderly)" --stand-in
+	expect 0 resolve s.orderly --phase "$(phase_of s.orderly)" --empty --stand-in
 done
 expect 0 exchange s.orderly --head s-exchange.head
 expect 0 export s.orderly --turn 1 -o s1.xml
@@ -318,7 +318,7 @@ for p in 1 2 3 4 5; do
 		expect 65 resolve h.orderly --stand-in
 		"$FORGE" stand-in-resolve h.orderly >/dev/null || fail "ord_forge stand-in-resolve"
 	else
-		expect 0 resolve h.orderly --phase "$(phase_of h.orderly)"
+		expect 0 resolve h.orderly --phase "$(phase_of h.orderly)" --empty
 	fi
 done
 expect 0 exchange h.orderly --head h-exchange.head

@@ -2,9 +2,12 @@
 # test_resolve_empty.sh - a resolve typed twice by mistake skips no phase:
 # a phase with no event while sealed orders wait for an event of it is
 # refused (exit 65, the game file unchanged, the units and kinds named)
-# unless the referee names it (resolve --phase: meant to go empty); a
+# unless the referee says it is meant to go empty (resolve --empty); a
 # phase with an event is never refused so; both built-in rulesets, and the
-# audit of a turn with a phase resolved empty by name stays clean.
+# audit of a turn with a phase resolved empty stays clean.  --phase NAME is
+# a script's guard only (red-team finding 9): before, it also said the
+# phase goes empty; a script that relied on it is now refused, told to add
+# --empty, its game file unchanged.
 set -euo pipefail
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -29,14 +32,25 @@ expect_in "$ERR" "note: "
 info_before=$(ord info "$G")
 sha_before=$(sha "$G")
 expect_exit 65 ord resolve "$G"
-expect_line "$ERR" "^orderly: phase fire has no events, but 3 units wait for one in it, by their sealed orders or the rules \\(unit F8: artillery, unit A5: fire, unit A9: artillery\\); record them with \`orderly event\`, or run \`orderly resolve $G --phase fire\` to resolve it empty$"
+expect_line "$ERR" "^orderly: phase fire has no events, but 3 units wait for one in it, by their sealed orders or the rules \\(unit F8: artillery, unit A5: fire, unit A9: artillery\\); record them with \`orderly event\`, or add --empty to resolve it empty: \`orderly resolve $G --phase fire --empty\`$"
 expect_eq "$OUT" "" "a refused resolve prints no results"
 expect_eq "$(sha "$G")" "$sha_before" "the game file after the refusal"
 expect_eq "$(ord info "$G")" "$info_before" "orderly info after the refusal"
 expect_exit 0 ord info "$G"
 expect_in "$OUT" "fire"
-# a phase named is the referee's word that it goes empty
-expect_exit 0 ord resolve "$G" --phase fire
+# the phase named is a guard, not the word that it goes empty (red-team
+# finding 9): a script's "the current phase must be fire" is refused as
+# the bare resolve is, told to add --empty, the game file unchanged
+expect_exit 65 ord resolve "$G" --phase fire
+expect_line "$ERR" "^orderly: phase fire has no events, but 3 units wait for one in it, by their sealed orders or the rules \\(unit F8: artillery, unit A5: fire, unit A9: artillery\\); record them with \`orderly event\`, or add --empty to resolve it empty: \`orderly resolve $G --phase fire --empty\`$"
+expect_eq "$OUT" "" "a resolve refused with --phase prints no results"
+expect_eq "$(sha "$G")" "$sha_before" "the game file after the refusal with --phase"
+# the guard still refuses another phase, --empty or not
+expect_exit 65 ord resolve "$G" --phase melee --empty
+expect_line "$ERR" "^orderly: the current phase of turn 1 is 'fire', not 'melee'$"
+expect_eq "$(sha "$G")" "$sha_before" "the game file after --empty for another phase"
+# --empty is the referee's word that it goes empty
+expect_exit 0 ord resolve "$G" --phase fire --empty
 expect_in "$OUT" "turn 1, phase fire: 0 events, 0 rolls"
 # fire-morale and the melee phases: no order waits for an event of them
 expect_exit 0 ord resolve "$G"
@@ -54,12 +68,15 @@ expect_exit 0 ord new "$G2" --scenario "$BD/scenario.xml"
 expect_exit 0 ord submit "$G2" --side french "$BD/demo/turn1-french.txt"
 expect_exit 0 ord submit "$G2" --side allied "$BD/demo/turn1-allied.txt"
 expect_exit 0 ord seal "$G2"
-# movement empty, F1..F9 ordered to move: refused, then named
+# movement empty, F1..F9 ordered to move: refused, then said empty
+# (--empty, without --phase)
 expect_exit 65 ord resolve "$G2"
 expect_in "$ERR" "phase movement has no events, but 7 units wait for one in it, by their sealed orders or the rules (unit F1: move, unit F2: move, unit F3: move, and 4 more)"
-expect_exit 0 ord resolve "$G2" --phase movement
+expect_exit 0 ord resolve "$G2" --empty
+expect_in "$OUT" "turn 1, phase movement: 0 events, 0 rolls"
+# --empty given for a phase that has an event changes nothing: it is resolved
 expect_exit 0 ord event "$G2" fire unit=A5 target=F1 range=11
-expect_exit 0 ord resolve "$G2"
+expect_exit 0 ord resolve "$G2" --empty
 expect_in "$OUT" "turn 1, phase fire: 1 event"
 
 # ---------------------------------------------------------------- krigsspil
@@ -86,17 +103,20 @@ expect_in "$OUT" "phase fredelige-flytninger: 1 event"
 info_before=$(ord info "$K")
 sha_before=$(sha "$K")
 expect_exit 65 ord resolve "$K"
-expect_line "$ERR" "^orderly: phase skydninger has no events, but 5 units wait for one in it, by their sealed orders or the rules \\(unit D3: skyd, unit A1: artilleri, unit A3: artilleri, and 2 more\\); record them with \`orderly event\`, or run \`orderly resolve $K --phase skydninger\` to resolve it empty$"
+expect_line "$ERR" "^orderly: phase skydninger has no events, but 5 units wait for one in it, by their sealed orders or the rules \\(unit D3: skyd, unit A1: artilleri, unit A3: artilleri, and 2 more\\); record them with \`orderly event\`, or add --empty to resolve it empty: \`orderly resolve $K --phase skydninger --empty\`$"
 expect_eq "$(sha "$K")" "$sha_before" "the Krigsspil game file after the second refusal"
 expect_eq "$(ord info "$K")" "$info_before" "the Krigsspil info after the refusal"
 # --phase names another phase: refused as before, not resolved empty
 expect_exit 65 ord resolve "$K" --phase angrebshandlinger
 expect_in "$ERR" "the current phase of turn 1 is 'skydninger', not 'angrebshandlinger'"
-expect_exit 0 ord resolve "$K" --phase skydninger
+expect_exit 65 ord resolve "$K" --phase skydninger
+expect_in "$ERR" "or add --empty to resolve it empty: \`orderly resolve $K --phase skydninger --empty\`"
+expect_eq "$(sha "$K")" "$sha_before" "the Krigsspil game file after the refusal with --phase"
+expect_exit 0 ord resolve "$K" --phase skydninger --empty
 expect_in "$OUT" "phase skydninger: 0 events, 0 rolls"
-expect_exit 0 ord resolve "$K" --phase angrebshandlinger
+expect_exit 0 ord resolve "$K" --phase angrebshandlinger --empty
 expect_exit 0 ord exchange "$K"
-# the replay holds the phases resolved empty by name: nothing of the
+# the replay holds the phases resolved empty: nothing of the
 # refusals is logged
 expect_exit 0 ord audit "$K"
 expect_in "$OUT" "clean"
@@ -138,7 +158,7 @@ expect_in "$OUT" ": rout"
 expect_exit 0 ord event "$O" melee a=R2 b=B2
 expect_exit 0 ord resolve "$O" --dice 2,3
 expect_in "$OUT" "a tie, no winner"
-expect_exit 0 ord resolve "$O" --phase melee-morale
+expect_exit 0 ord resolve "$O" --phase melee-morale --empty
 expect_in "$OUT" "continues next turn"
 expect_exit 0 ord exchange "$O"
 # turn 2: no unit has an order; R1 owes its move back, R2 and B2 their melee
@@ -147,11 +167,11 @@ expect_exit 0 ord submit "$O" --side red owed-none.txt
 expect_exit 0 ord seal "$O"
 sha_before=$(sha "$O")
 expect_exit 65 ord resolve "$O"
-expect_line "$ERR" "^orderly: phase movement has no events, but 1 unit waits for one in it, by its sealed order or the rules \\(unit R1: move\\); record them with \`orderly event\`, or run \`orderly resolve $O --phase movement\` to resolve it empty$"
+expect_line "$ERR" "^orderly: phase movement has no events, but 1 unit waits for one in it, by its sealed order or the rules \\(unit R1: move\\); record them with \`orderly event\`, or add --empty to resolve it empty: \`orderly resolve $O --phase movement --empty\`$"
 expect_eq "$(sha "$O")" "$sha_before" "the game file after the refusal of the move owed"
 expect_exit 0 ord event "$O" move unit=R1 distance=6
 expect_exit 0 ord resolve "$O"
-expect_exit 0 ord resolve "$O" --phase fire
+expect_exit 0 ord resolve "$O" --phase fire --empty
 expect_exit 0 ord resolve "$O"
 expect_in "$OUT" "phase fire-morale"
 sha_before=$(sha "$O")
@@ -159,10 +179,10 @@ expect_exit 65 ord resolve "$O"
 expect_in "$ERR" "phase melee has no events, but 1 unit waits for one in it, by its sealed order or the rules (unit "
 expect_in "$ERR" ": melee); record them with"
 expect_eq "$(sha "$O")" "$sha_before" "the game file after the refusal of the melee owed"
-# named, it goes empty: the melee ends, as the referee means
-expect_exit 0 ord resolve "$O" --phase melee
+# said empty, it goes empty: the melee ends, as the referee means
+expect_exit 0 ord resolve "$O" --phase melee --empty
 expect_in "$OUT" "has ended (no melee recorded this turn)"
-expect_exit 0 ord resolve "$O" --phase melee-morale
+expect_exit 0 ord resolve "$O" --phase melee-morale --empty
 expect_exit 0 ord exchange "$O"
 expect_exit 0 ord audit "$O"
 expect_in "$OUT" "clean"
@@ -198,7 +218,7 @@ expect_in "$OUT" "L2: beskudt af D2: 60 mand tabt, 16 figurer tilbage; moral OR 
 # no event, and L2 has no order: its retreat owed holds the phase
 sha_before=$(sha "$KO")
 expect_exit 65 ord resolve "$KO"
-expect_line "$ERR" "^orderly: phase angrebshandlinger has no events, but 1 unit waits for one in it, by its sealed order or the rules \\(unit L2: retraete\\); record them with \`orderly event\`, or run \`orderly resolve $KO --phase angrebshandlinger\` to resolve it empty$"
+expect_line "$ERR" "^orderly: phase angrebshandlinger has no events, but 1 unit waits for one in it, by its sealed order or the rules \\(unit L2: retraete\\); record them with \`orderly event\`, or add --empty to resolve it empty: \`orderly resolve $KO --phase angrebshandlinger --empty\`$"
 expect_eq "$OUT" "" "a refused resolve prints no results"
 expect_eq "$(sha "$KO")" "$sha_before" "the game file after the refusal of the retreat owed"
 # recorded, the phase resolves and carries it out

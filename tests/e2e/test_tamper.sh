@@ -23,9 +23,9 @@ expect_exit 0 ord event "$BASE" move unit=B1 distance=2
 expect_exit 0 ord resolve "$BASE" --phase movement
 expect_exit 0 ord event "$BASE" fire unit=R1 target=B1 range=5
 expect_exit 0 ord resolve "$BASE" --phase fire
-expect_exit 0 ord resolve "$BASE" --phase fire-morale
-expect_exit 0 ord resolve "$BASE" --phase melee
-expect_exit 0 ord resolve "$BASE" --phase melee-morale
+expect_exit 0 ord resolve "$BASE" --phase fire-morale --empty
+expect_exit 0 ord resolve "$BASE" --phase melee --empty
+expect_exit 0 ord resolve "$BASE" --phase melee-morale --empty
 expect_exit 0 ord exchange "$BASE"
 
 # the game holds something of every kind the cases below change
@@ -267,10 +267,10 @@ expect_exit 0 ord event fixed.orderly move unit=R1 distance=10 charge=yes contac
 expect_exit 0 ord resolve fixed.orderly --phase movement
 expect_exit 0 ord event fixed.orderly fire unit=B1 target=R1 range=3
 expect_exit 0 ord resolve fixed.orderly --phase fire
-expect_exit 0 ord resolve fixed.orderly --phase fire-morale
+expect_exit 0 ord resolve fixed.orderly --phase fire-morale --empty
 expect_exit 0 ord event fixed.orderly melee a=R1 b=B1
 expect_exit 0 ord resolve fixed.orderly --phase melee --dice 3,2
-expect_exit 0 ord resolve fixed.orderly --phase melee-morale --dice 1
+expect_exit 0 ord resolve fixed.orderly --phase melee-morale --empty --dice 1
 expect_exit 0 ord audit fixed.orderly
 expect_in "$OUT" "clean"
 MELEE=$(sql fixed.orderly "SELECT seq FROM log WHERE kind = 'resolve' AND body LIKE '%phase=melee' || char(10) || '%'")
@@ -365,11 +365,11 @@ for both in 0 1; do
 	expect_line "$ERR" "^orderly: 'first.orderly': the units' states are not the ones turn 1's opening \(entry [0-9]+\) digests: they were changed outside orderly"
 	expect_eq "$(sha first.orderly)" "$first_sha" "the game whose states changed, after the first phase refused"
 done
-expect_exit 0 ord resolve current.orderly --phase "$(phase_of current.orderly)"
+expect_exit 0 ord resolve current.orderly --phase "$(phase_of current.orderly)" --empty
 # the exchange too, once every phase is resolved
 cp current.orderly resolved.orderly
 for phase in fire fire-morale melee melee-morale; do
-	expect_exit 0 ord resolve resolved.orderly --phase $phase
+	expect_exit 0 ord resolve resolved.orderly --phase $phase --empty
 done
 sql resolved.orderly "UPDATE unit_current SET state = replace(state, 'figures=', 'figures=1')
 	WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')" >/dev/null
@@ -426,11 +426,11 @@ rows_refused resolve dropped.orderly "DELETE FROM result WHERE log_seq = $MOVE_R
 # the last phase's rows, before the exchange: R1 loses a melee and its
 # morale (dice 3,2 and 1), which writes its state in melee-morale
 for phase in fire fire-morale; do
-	expect_exit 0 ord resolve later.orderly --phase $phase
+	expect_exit 0 ord resolve later.orderly --phase $phase --empty
 done
 expect_exit 0 ord event later.orderly melee a=B1 b=R1 --override "they met"
 expect_exit 0 ord resolve later.orderly --phase melee --dice 3,2
-expect_exit 0 ord resolve later.orderly --phase melee-morale --dice 1
+expect_exit 0 ord resolve later.orderly --phase melee-morale --empty --dice 1
 LAST_RESOLVE=$(sql later.orderly "SELECT max(seq) FROM log WHERE kind = 'resolve'")
 R1_ROWS="WHERE unit_id = (SELECT id FROM unit WHERE uid = 'R1')"
 [[ "$(sql later.orderly "SELECT count(*) FROM unit_state $R1_ROWS AND turn = 1 AND phase = 5 AND log_seq = $LAST_RESOLVE")" == 1 ]] ||

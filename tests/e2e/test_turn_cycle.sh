@@ -31,7 +31,7 @@ hexdump_file() {
 resolve_all() {
 	local g=$1 turn=$2 p
 	for p in "${PHASES[@]}"; do
-		expect_exit 0 ord resolve "$g" --phase "$p"
+		expect_exit 0 ord resolve "$g" --phase "$p" --empty
 		expect_in "$OUT" "turn $turn, phase $p: 0 events, 0 rolls"
 	done
 	expect_in "$OUT" "every phase of turn $turn is resolved"
@@ -263,7 +263,7 @@ expect_exit 0 ord submit "$P" --side blue blue-square.txt
 expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_exit 0 ord seal "$P"
 expect_exit 0 ord event "$P" form unit=B1 formation=square
-for p in "${PHASES[@]}"; do expect_exit 0 ord resolve "$P" --phase "$p"; done
+for p in "${PHASES[@]}"; do expect_exit 0 ord resolve "$P" --phase "$p" --empty; done
 expect_exit 0 ord exchange "$P"
 expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_exit 0 ord seal "$P" --force
@@ -283,7 +283,7 @@ expect_exit 0 ord submit "$P" --side blue blue-square-flank.txt
 expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_exit 0 ord seal "$P"
 expect_exit 0 ord event "$P" form unit=B1 formation=square
-for p in "${PHASES[@]}"; do expect_exit 0 ord resolve "$P" --phase "$p"; done
+for p in "${PHASES[@]}"; do expect_exit 0 ord resolve "$P" --phase "$p" --empty; done
 expect_exit 0 ord exchange "$P"
 expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_exit 0 ord seal "$P" --force

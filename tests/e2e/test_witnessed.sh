@@ -143,7 +143,7 @@ expect_in "$ERR" "revealed its link for phase 'movement' already"
 expect_exit 0 ord witness w.game --side red --key red.key
 [[ "$(sql w.game "SELECT lower(hex(link)) FROM witness ORDER BY log_seq DESC LIMIT 1")" == "$RLINK" ]] ||
 	fail "the link derived at the table is not the player's"
-expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)"
+expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --empty
 expect_not_in "$OUT" "stood in"
 
 # phase 2 (fire): red does not reveal; the referee's chain stands in
@@ -210,7 +210,7 @@ expect_eq "$(sha blue.key.links)" "$LINKS_BEFORE" "the record after the refusals
 expect_exit 0 ord witness w.game --side blue --link "$LINK2"
 expect_exit 65 ord resolve w.game
 expect_in "$ERR" "red has not revealed its witness link for phase 'fire'"
-expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --stand-in
+expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --empty --stand-in
 expect_in "$OUT" "the referee's witness chain stood in for red"
 
 # phases 3 to 5: both reveal
@@ -218,7 +218,7 @@ for _ in 3 4 5; do
 	expect_exit 0 ord witness w.game --close
 	expect_exit 0 ord witness w.game --side blue --key blue.key
 	expect_exit 0 ord witness w.game --side red --key red.key
-	expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)"
+	expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --empty
 done
 expect_exit 0 ord exchange w.game --head exchange.head
 # a close head lost is written again, of the phase asked for (not only the
@@ -322,7 +322,7 @@ reveal() { # game phase head
 expect_exit 0 ord event r.game move unit=B1 distance=2
 expect_exit 0 ord witness r.game --close --head r-close-1.head
 reveal r.game 1 r-close-1.head
-expect_exit 0 ord resolve r.game --phase "$(phase_of r.game)"
+expect_exit 0 ord resolve r.game --phase "$(phase_of r.game)" --empty
 cp r.game pre2.game
 expect_exit 0 ord event r.game artillery unit=B2 target=R1 range=10
 expect_exit 0 ord event r.game fire unit=R1 target=B1 range=5
@@ -345,11 +345,11 @@ for s in blue red; do
 done
 expect_exit 0 ord witness r.game --side blue --link "$LB"
 expect_exit 0 ord witness r.game --side red --link "$LR"
-expect_exit 0 ord resolve r.game --phase "$(phase_of r.game)"
+expect_exit 0 ord resolve r.game --phase "$(phase_of r.game)" --empty
 for p in 3 4 5; do
 	expect_exit 0 ord witness r.game --close --head r-close-$p.head
 	reveal r.game $p r-close-$p.head
-	expect_exit 0 ord resolve r.game --phase "$(phase_of r.game)"
+	expect_exit 0 ord resolve r.game --phase "$(phase_of r.game)" --empty
 done
 expect_exit 0 ord exchange r.game --head r-exchange.head
 expect_exit 0 ord audit r.game
@@ -470,18 +470,18 @@ expect_eq "$(field link "$OUT")" "$FLINK" "the link given again"
 cmp -s blue.key.links blue.key.links.before || fail "the same head was recorded twice"
 # a link of phase 3 asked for when no close of phase 2 was answered: given,
 # with a warning (it gives away the links of phases 1 and 2)
-expect_exit 0 ord resolve fork.game --phase "$(phase_of fork.game)" --stand-in
+expect_exit 0 ord resolve fork.game --phase "$(phase_of fork.game)" --empty --stand-in
 expect_exit 0 ord witness fork.game --close
-expect_exit 0 ord resolve fork.game --phase "$(phase_of fork.game)" --stand-in
+expect_exit 0 ord resolve fork.game --phase "$(phase_of fork.game)" --empty --stand-in
 expect_exit 0 ord witness fork.game --close --head fork-close-3.head
 expect_exit 0 ord witness --link-for --head fork-close-3.head ${F/--phase 1/--phase 3}
 expect_in "$OUT" "link: "
 expect_in "$ERR" "orderly: warning: 'blue.key.links' records no close of phase 2 of turn 1 of this game answered: your link of phase 3 gives away those of phases 1 and 2 too; if you have not seen those phases' close heads, the referee may be asking early"
 # the two heads, given to verify: the first is not the game's history
-expect_exit 0 ord resolve f.game --phase "$(phase_of f.game)" --stand-in
+expect_exit 0 ord resolve f.game --phase "$(phase_of f.game)" --empty --stand-in
 for p in 2 3 4 5; do
 	expect_exit 0 ord witness f.game --close --head f-close-$p.head
-	expect_exit 0 ord resolve f.game --phase "$(phase_of f.game)" --stand-in
+	expect_exit 0 ord resolve f.game --phase "$(phase_of f.game)" --empty --stand-in
 done
 expect_exit 0 ord exchange f.game --head f-exchange.head
 expect_exit 0 ord export f.game --turn 1 -o f.xml
@@ -574,7 +574,7 @@ for p in 1 2 3 4 5; do
 		--nonce "$HNONCE" --phase $p --record h-blue.links
 	expect_exit 0 ord witness h.game --side blue --key host.key
 	expect_exit 0 ord witness h.game --side red --key red.key
-	expect_exit 0 ord resolve h.game --phase "$(phase_of h.game)"
+	expect_exit 0 ord resolve h.game --phase "$(phase_of h.game)" --empty
 done
 expect_exit 0 ord exchange h.game --head h-exchange.head
 expect_exit 0 ord export h.game --turn 1 -o h.xml
@@ -630,7 +630,7 @@ for p in 1 2 3 4 5; do
 	[[ $p == 1 ]] || expect_exit 0 ord witness v.game --close
 	expect_exit 0 ord witness v.game --side blue --key host.key
 	expect_exit 0 ord witness v.game --side red --key red.key
-	expect_exit 0 ord resolve v.game --phase "$(phase_of v.game)"
+	expect_exit 0 ord resolve v.game --phase "$(phase_of v.game)" --empty
 done
 expect_exit 0 ord exchange v.game --head v-exchange.head
 expect_exit 0 ord export v.game --turn 1 -o v.xml

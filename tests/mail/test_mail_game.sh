@@ -159,15 +159,17 @@ expect_in "$body" "orderly signed head v2"
 expect_in "$(body_of blue "turn sealed")" "Turn 1 is sealed"
 expect_in "$(body_of referee "turn sealed")" "The NMR policy stood in for: red"
 
-# the referee resolves the five phases and exchanges, by mail
+# the referee resolves the five phases and exchanges, by mail: he records
+# no event, and says each phase goes empty (EMPTY; the phase named is the
+# guard that it is the one he means)
 referee_turn() {
 	mail_from referee "turn $1" <<'EOF'
 Passphrase: umpire of the table
-RESOLVE movement
-RESOLVE fire
-RESOLVE fire-morale
-RESOLVE melee
-RESOLVE melee-morale
+RESOLVE movement EMPTY
+RESOLVE fire EMPTY
+RESOLVE fire-morale EMPTY
+RESOLVE melee EMPTY
+RESOLVE melee-morale EMPTY
 EXCHANGE
 EOF
 	body=$(body_of referee "referee: done")

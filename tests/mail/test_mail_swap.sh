@@ -46,7 +46,7 @@ ordu seal "$G" >/dev/null
 ordu tick "$GAMES" --sendmail "$SENDMAIL" >/dev/null
 deliver
 for p in movement fire fire-morale melee melee-morale; do
-	ordu resolve "$G" --phase "$p" >/dev/null
+	ordu resolve "$G" --phase "$p" --empty >/dev/null
 done
 ordu exchange "$G" >/dev/null
 ordu tick "$GAMES" --sendmail "$SENDMAIL" >/dev/null

@@ -295,7 +295,7 @@ $who" ;;
 		"Every witness link of phase $p ('${PHASES[p - 1]}') of turn 1 is in: blue, red."
 	# a second link for the same phase
 	[[ $p != 2 ]] || refused red "LINK 2 ${LINK[red]}" "your side's link for phase 2 ('fire') of turn 1 is recorded already"
-	ordu resolve "$G" --phase "${PHASES[p - 1]}" >/dev/null
+	ordu resolve "$G" --phase "${PHASES[p - 1]}" --empty >/dev/null
 done
 ordu exchange "$G" >/dev/null
 tick
@@ -352,7 +352,7 @@ expect_in "$body" "resolve with --stand-in and the referee's chain stands in (th
 mail_from referee "resolve" <<<"Passphrase: umpire of the day
 RESOLVE movement fire"
 expect_in "$(mime "$(last_mail referee "referee: stopped at a problem")" body)" \
-	"RESOLVE [PHASE] [dice=N,N,...] [STAND-IN]: 'fire' after the phase 'movement'"
+	"RESOLVE [PHASE] [EMPTY] [dice=N,N,...] [STAND-IN]: 'fire' after the phase 'movement'"
 mail_from referee "resolve" <<<"Passphrase: umpire of the day
 RESOLVE dice=4,x"
 expect_in "$(mime "$(last_mail referee "referee: stopped at a problem")" body)" \

@@ -125,7 +125,9 @@ static void resolve_all(ord_game *g)
 
 	for (i = 0; i < sizeof(PHASES) / sizeof(PHASES[0]); i++) {
 		struct ord_buf out = ORD_BUF_INIT;
-		int rc = ord_game_resolve(g, PHASES[i], NULL, 0, &out);
+		/* each phase named, and meant empty where it has no event */
+		struct ord_resolve_opts o = { .phase = PHASES[i], .empty = 1 };
+		int rc = ord_game_resolve_opts(g, &o, &out);
 
 		ck_assert_msg(rc == 0, "resolve %s: %d %s", PHASES[i], rc, ord_error_last());
 		ord_buf_release(&out);
@@ -1401,8 +1403,11 @@ START_TEST(test_audit_whole_turn)
 					       "range=5", NULL),
 					 0);
 		ord_diag_release(&d);
-		ck_assert_msg(ord_game_resolve(g, PHASES[i], NULL, 0, &out) == 0, "%s: %s",
-			      PHASES[i], ord_error_last());
+		{
+			struct ord_resolve_opts o = { .phase = PHASES[i], .empty = 1 };
+			ck_assert_msg(ord_game_resolve_opts(g, &o, &out) == 0, "%s: %s", PHASES[i],
+				      ord_error_last());
+		}
 	}
 	ord_buf_release(&out);
 	ck_assert_int_eq(ord_game_exchange(g), 0);

@@ -623,6 +623,67 @@ START_TEST(test_referee_line_not_understood)
 }
 END_TEST
 
+/* The current phase of the judge's game (a copy). */
+static char *phase_now(void)
+{
+	struct ord_game_status st;
+	ord_game *g;
+	char *p;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_game_status(g, &st), 0);
+	p = strdup(st.phase);
+	ord_game_free(g);
+	return p;
+}
+
+/* RESOLVE PHASE by mail names the phase as a guard only (red-team finding
+ * 9): an empty phase while a sealed order waits for an event of it is
+ * refused, the reply saying RESOLVE PHASE EMPTY, nothing done; EMPTY (as
+ * resolve --empty) resolves it empty. */
+START_TEST(test_resolve_empty_by_mail)
+{
+	char *res, *r, *p;
+
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "B1 \xe2\x86\x91 1/4\nB2 Fb @R1\n");
+	ck_assert_in(res, "orders of blue stored: turn 1 version 1");
+	free(res);
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "SEAL FORCE\n");
+	ck_assert_in(res, "referee commands: done");
+	free(res);
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "RESOLVE movement\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: stopped");
+	ck_assert_in(r, "Subject: [cross] referee: stopped at a problem");
+	ck_assert_in(r, "phase movement has no events, but 1 unit waits for one in it, by its sealed "
+			"order or the rules (unit B1: move); record them with `orderly event`, or add "
+			"--empty to resolve it empty: `orderly resolve ");
+	ck_assert_in(r, " --phase movement --empty`; by mail: EVENT lines first, or RESOLVE movement "
+			"EMPTY");
+	ck_assert_str_eq(p = phase_now(), "movement");
+	free(p);
+	free(res);
+	free(r);
+	/* EMPTY, in any case, after the phase or alone */
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "RESOLVE movement empty\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: done");
+	ck_assert_in(r, "turn 1, phase movement: 0 events, 0 rolls");
+	ck_assert_str_eq(p = phase_now(), "fire");
+	free(p);
+	free(res);
+	free(r);
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "RESOLVE EMPTY\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: done");
+	ck_assert_in(r, "turn 1, phase fire: 0 events, 0 rolls");
+	ck_assert_str_eq(p = phase_now(), "fire-morale");
+	free(p);
+	free(res);
+	free(r);
+}
+END_TEST
+
 /* DEADLINE by mail takes a time in the quotes docs/pbem.md writes it in,
  * straight or made curly by a mail program; a time that is no time is
  * still refused, quoted or not, and the deadline stays. */
@@ -1633,8 +1694,12 @@ static void resolve_all(int exchange)
 		if (!strcmp(ti.state, "resolved"))
 			break;
 		ord_buf_reset(&out);
-		ck_assert_msg(ord_game_resolve(g, ti.phase, NULL, 0, &out) == 0, "resolve: %s",
-			      ord_error_last());
+		{
+			/* named, and meant empty (resolve --phase --empty) */
+			struct ord_resolve_opts o = { .phase = ti.phase, .empty = 1 };
+			ck_assert_msg(ord_game_resolve_opts(g, &o, &out) == 0, "resolve: %s",
+				      ord_error_last());
+		}
 	}
 	if (exchange)
 		ck_assert_msg(ord_game_exchange(g) == 0, "exchange: %s", ord_error_last());
@@ -1912,6 +1977,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_no_block_every_line_an_order);
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_deadline_quoted);
+	tcase_add_test(judge, test_resolve_empty_by_mail);
 	tcase_add_test(judge, test_deadline_past_confirmed);
 	tcase_add_test(judge, test_orders_late_by_arrival);
 	tcase_add_test(judge, test_one_reminder_at_once);

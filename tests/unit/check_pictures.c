@@ -112,7 +112,7 @@ static void event(ord_game *g, const char *line)
 }
 
 /* The current phase, named: the pictures' games leave phases empty on
- * purpose (resolve --phase), whatever orders wait. */
+ * purpose (resolve --phase --empty), whatever orders wait. */
 static void resolve(ord_game *g)
 {
 	struct ord_buf out = ORD_BUF_INIT;
@@ -120,7 +120,10 @@ static void resolve(ord_game *g)
 	int rc;
 
 	ck_assert_int_eq(ord_game_status(g, &st), 0);
-	rc = ord_game_resolve(g, st.phase, NULL, 0, &out);
+	{
+		struct ord_resolve_opts o = { .phase = st.phase, .empty = 1 };
+		rc = ord_game_resolve_opts(g, &o, &out);
+	}
 
 	ck_assert_msg(rc == 0, "resolve: %s", ord_error_last());
 	ord_buf_release(&out);

@@ -30,13 +30,14 @@ checks = [0]
 
 
 def resolve_named(game, check=True):
-    """Resolve the game's current phase by its name (resolve --phase): a
-    test stepping through phases its events leave empty means them empty,
-    which a phase with sealed orders waiting for an event needs."""
+    """Resolve the game's current phase by its name (resolve --phase, the
+    guard) and --empty: a test stepping through phases its events leave
+    empty means them empty, which a phase with sealed orders waiting for
+    an event needs."""
     m = re.search(r"^phase: +(\S+)", W.run("info", game).stdout, re.M)
     if not m:
         return W.run("resolve", game, check=check)
-    return W.run("resolve", game, "--phase", m.group(1), check=check)
+    return W.run("resolve", game, "--phase", m.group(1), "--empty", check=check)
 
 
 def ok(cond, what):
@@ -1407,10 +1408,12 @@ def deadlines(work):
 def resolve_empty(work):
     """A Resolve refused for a phase with no event while sealed orders wait
     for one in it says the page's way on, not the command line's (`orderly
-    event`, `orderly resolve --phase`): record them in the forms, or
+    event`, `orderly resolve --empty`): record them in the forms, or
     resolve it empty with the button its card offers, "Resolve fire
-    empty", which resolves it with the phase named, the language chosen
-    carried on; the refusal changes nothing."""
+    empty", which posts empty=yes (resolve --empty) with the phase named,
+    the language chosen carried on; the refusal changes nothing.  The
+    phase named alone is a guard, not the word that it goes empty (red-team
+    finding 9): the form posted without empty=yes is refused as before."""
     games = os.path.join(work, "games-empty")
     os.makedirs(games)
     g = W.make_game(games, "em")
@@ -1434,7 +1437,7 @@ def resolve_empty(work):
            "(unit F8: artillery, "
            "unit A5: fire, unit A9: artillery). Nothing was done: record them in the phase&#39;s forms below "
            "or, if the phase is meant to go empty, resolve it empty (the button below)." in said and
-           "orderly" not in said and "--phase" not in said and
+           "orderly" not in said and "--phase" not in said and "--empty" not in said and
            log_len(g) == before and info(g) == info_before,
            "a Resolve of an empty phase is refused in the page's words, nothing changed (%d): %s" %
            (st, said or W.text_of(body)[:600]))
@@ -1443,6 +1446,14 @@ def resolve_empty(work):
            empty.get("action") == "resolve" and empty.get("lang") == lang and
            "Resolve fire empty</button>" in body,
            "the refusal offers Resolve fire empty, the language carried on: %r" % empty)
+        named = dict(empty or {})
+        named.pop("empty", None)
+        before = log_len(g)
+        st, _, body = c.post("/g/em/referee", named)
+        ok(st == 409 and "phase fire has no events, but 3 units wait for one in it" in body and
+           log_len(g) == before and re.search(r"^phase: +fire \(", info(g), re.M),
+           "the phase named without empty=yes is refused, nothing changed (%d): %s" %
+           (st, W.text_of(body)[:600]))
         st, _, body = c.post("/g/em/referee", empty)
         ok(st == 200 and "The phase is resolved." in body and "phase fire: 0 events" in body and
            re.search(r"^phase: +fire-morale", info(g), re.M),
