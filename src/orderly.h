@@ -972,9 +972,14 @@ int ord_rules_print(struct ord_buf *out, const char *ruleset, const char *table,
  * date and time with Z or an offset (2026-12-07T18:00+01:00), or followed by
  * a zone of the tz database (2026-12-07T18:00 Europe/Copenhagen), or relative
  * to now: +90m, +48h, +2d, +1w.  Unix seconds; ORD_EUSAGE saying what was
- * expected.  A duration is the relative form without its '+'.
+ * expected.  A duration is the relative form without its '+'.  A time in a
+ * zone that its clocks skip or show twice (summer time) is refused, naming
+ * the gap or both times with the offset that writes each (when.c, W2).
  */
 int ord_when_parse(int64_t *out, const char *text, int64_t now);
+/* The same for a time already stored (a scenario's <deadline> in a game made
+ * before W2): such a time is read as one of them, as it always was. */
+int ord_when_parse_stored(int64_t *out, const char *text, int64_t now);
 int ord_duration_parse(int64_t *out, const char *text);
 /* UTC as 2026-12-07T17:00:00Z; with a zone, "2026-12-07 18:00 Europe/Copenhagen (UTC+01:00)". */
 void ord_when_format(struct ord_buf *out, int64_t t, const char *zone);

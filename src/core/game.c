@@ -753,6 +753,11 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	if ((err = ord_read_file(&scenario, &scenario_len, scenario_path, 16u << 20)) != 0 ||
 	    (err = ord_scenario_load(&sc, scenario, scenario_len, scenario_path)) != 0)
 		goto out;
+	if (sc.deadline_problem) {
+		/* a time its zone's clocks skip or show twice (when.c, W2) */
+		err = ord_error_set(ORD_EBADDATA, "%s", sc.deadline_problem);
+		goto out;
+	}
 	rsname = opts && opts->ruleset ? opts->ruleset : sc.ruleset;
 	if (strcmp(rsname, sc.ruleset)) {
 		err = ord_error_set(ORD_EBADDATA, "%s: the scenario is for ruleset '%s', not '%s'",

@@ -75,6 +75,7 @@ void ord_scenario_release(struct ord_scenario *sc)
 	free(sc->nmr);
 	free(sc->mail_address);
 	free(sc->referee_email);
+	free(sc->deadline_problem);
 	for (i = 0; i < sc->nsides; i++) {
 		free(sc->sides[i].id);
 		free(sc->sides[i].name);
@@ -294,10 +295,28 @@ static int hex64_ok(const char *s)
 }
 
 /* Any form of ord_when_parse (relative forms count from now, the game's
- * creation); a time before 1970 is refused there. */
-static int parse_deadline(const char *s, int64_t *out)
+ * creation); a time before 1970 is refused there.  A local time its zone's
+ * clocks skip or show twice is read as it always was, the game's stored
+ * scenario being read again by every audit: its refusal is kept in
+ * deadline_problem, for `orderly new` to say (when.c, W2). */
+static int parse_deadline(struct ord_scenario *sc, const char *s, const char *name, long line)
 {
-	return ord_when_parse(out, s, (int64_t)time(NULL)) ? -1 : 0;
+	int64_t now = (int64_t)time(NULL), t;
+
+	if (ord_when_parse_stored(&sc->deadline, s, now))
+		return -1;
+	if (ord_when_parse(&t, s, now)) {
+		struct ord_buf b = ORD_BUF_INIT;
+
+		ord_buf_adds(&b, ord_error_last());
+		ord_error_clear();
+		bad(name, line, "deadline '%.*s': %s", clip(s, 60), s, b.buf);
+		free(sc->deadline_problem);
+		sc->deadline_problem = ord_strdup(ord_error_last());
+		ord_error_clear();
+		ord_buf_release(&b);
+	}
+	return 0;
 }
 
 /*
@@ -754,7 +773,7 @@ static int read_child(struct ord_scenario *sc, int which, xmlNodePtr n, const ch
 		raw = ord_xml_text(n);
 		text = collapse(raw);
 		free(raw);
-		if (parse_deadline(text, &sc->deadline))
+		if (parse_deadline(sc, text, name, line_of(n)))
 			err = bad(name, line_of(n),
 				  "deadline '%.*s' is not a valid date and time (expected ISO 8601 with a zone such as 2026-12-01T18:00:00Z, 2026-12-01T18:00+01:00 or 2026-12-01T18:00 Europe/Copenhagen, or +48h, +2d from the game's creation)",
 				  clip(text, 40), text);

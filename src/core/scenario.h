@@ -52,6 +52,8 @@ struct ord_scenario {
 	char *ruleset;                /* module name as written, not looked up here */
 	char *nmr;                    /* "hold" | "repeat" | "wait" */
 	int64_t deadline;             /* first turn's deadline, unix seconds; 0 = none */
+	char *deadline_problem;       /* its zone's clocks skip or repeat it: why `new`
+					 refuses it (when.c, W2); NULL: none */
 	struct ord_schedule schedule; /* <schedule>: every == 0 when absent */
 	char *mail_address;           /* <mail address>: the judge's address, NULL if none */
 	char *referee_email;          /* <mail referee>: the referee's address, NULL if none */

@@ -16,8 +16,21 @@
  *      which is what the tz database is for; a name is accepted only when
  *      its file exists, since tzset silently falls back to UTC for an
  *      unknown one and a deadline an hour off is worse than a refusal.
- *  W2. A local time that a clock change skips or repeats is read as
- *      mktime reads it with tm_isdst = -1 (the later or the first one).
+ *  W2. A local time that a clock change skips (a gap: 02:30 on the
+ *      morning summer time begins in Europe/Copenhagen) or repeats (an
+ *      overlap: 02:30 on the morning it ends) is refused by
+ *      ord_when_parse, saying the gap or both times it may be and how to
+ *      write each with its offset: mktime read either silently as one of
+ *      them (tm_isdst = -1), an hour off the one meant or at a time no
+ *      clock of the zone shows (red team #11).  The candidates are the
+ *      wall time less each offset the zone has a day before, at and a
+ *      day after it, kept when the zone has that offset then; no
+ *      candidate is a gap, two are an overlap (zones change their clocks
+ *      less often than every day).  A time already stored, as a
+ *      scenario's <deadline> in a game made before, reads as it always
+ *      did (ord_when_parse_stored); so does the schedule's wall-clock
+ *      time of a day (ord_zone_to_utc), which must give some time on
+ *      every day.
  *  W3. Dates before 1970 or after 9999 are refused.
  *  W4. The C library takes a zone from the process's one TZ, and `orderly
  *      serve` reads and writes times in several threads (its request
@@ -165,6 +178,111 @@ int ord_zone_to_utc(int64_t *out, const char *zone, int y, int mo, int d, int h,
 	return 0;
 }
 
+/* The offset from UTC of the zone tz_enter set, at t. */
+static long offset_at(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	localtime_r(&tt, &tm);
+	return tm.tm_gmtoff;
+}
+
+/* "02:30", or "02:30:15" when the seconds are not 0, of wall seconds. */
+static void clock_words(char *out, size_t n, int64_t wall)
+{
+	long s = (long)(((wall % 86400) + 86400) % 86400);
+
+	if (s % 60)
+		snprintf(out, n, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(out, n, "%02ld:%02ld", s / 3600, s / 60 % 60);
+}
+
+/* How the wall time is written with offset off: 2026-10-25T02:30+02:00. */
+static void offset_words(struct ord_buf *out, const char *date, const char *clock, long off)
+{
+	ord_buf_addf(out, "%sT%s%c%02ld:%02ld", date, clock, off < 0 ? '-' : '+', labs(off) / 3600,
+		     labs(off) % 3600 / 60);
+}
+
+/* A wall-clock time in zone that is one time exactly (W2), else
+ * ORD_EUSAGE naming the gap or both times of the overlap. */
+static int zone_to_utc_exact(int64_t *out, const char *zone, int y, int mo, int d, int h, int mi, int s)
+{
+	int64_t wall = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+	int64_t cand[3], lo = wall - 86400, hi = wall + 86400, t;
+	long offs[3], before, after;
+	char date[16], clock[16], from[16], to[16];
+	struct ord_buf b = ORD_BUF_INIT;
+	struct tz_save save;
+	size_t n = 0, i, k;
+	int err;
+
+	if (!strcmp(zone, "UTC"))
+		return ord_zone_to_utc(out, zone, y, mo, d, h, mi, s);
+	if ((err = ord_zone_check(zone)) != 0)
+		return err;
+	tz_enter(&save, zone);
+	offs[0] = before = offset_at(lo);
+	offs[1] = offset_at(wall);
+	offs[2] = after = offset_at(hi);
+	for (i = 0; i < 3; i++) {
+		t = wall - offs[i];
+		if (offset_at(t) != offs[i])
+			continue;
+		for (k = 0; k < n && cand[k] != t; k++)
+			;
+		if (k == n)
+			cand[n++] = t;
+	}
+	/* the change of clocks: the first second of the offset after */
+	while (n != 1 && before != after && hi - lo > 1) {
+		t = lo + (hi - lo) / 2;
+		if (offset_at(t) == before)
+			lo = t;
+		else
+			hi = t;
+	}
+	tz_leave(&save);
+	if (n == 1) {
+		*out = cand[0];
+		return 0;
+	}
+	snprintf(date, sizeof(date), "%04d-%02d-%02d", y, mo, d);
+	clock_words(clock, sizeof(clock), wall);
+	clock_words(from, sizeof(from), hi + before);
+	clock_words(to, sizeof(to), hi + after);
+	if (n == 0 && before < after) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "%s does not exist in %s on %s: clocks go from %s to %s (expected a time the clocks there show, such as %s, or one with its UTC offset)",
+				    clock, zone, date, from, to, to);
+	} else if (n == 0) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "%s does not exist in %s on %s: a change of its clocks skips it (expected a time the clocks there show, or one with its UTC offset)",
+				    clock, zone, date);
+	} else {
+		int64_t first = cand[0] < cand[1] ? cand[0] : cand[1];
+		int64_t second = cand[0] < cand[1] ? cand[1] : cand[0];
+
+		ord_buf_addf(&b, "%s happens twice in %s on %s: ", clock, zone, date);
+		if (before > after)
+			ord_buf_addf(&b, "clocks go back from %s to %s ", from, to);
+		ord_buf_adds(&b, "(expected its UTC offset to say which: ");
+		offset_words(&b, date, clock, (long)(wall - first));
+		ord_buf_adds(&b, " is ");
+		ord_when_format(&b, first, NULL);
+		ord_buf_adds(&b, ", ");
+		offset_words(&b, date, clock, (long)(wall - second));
+		ord_buf_adds(&b, " is ");
+		ord_when_format(&b, second, NULL);
+		ord_buf_adds(&b, ")");
+		err = ord_error_set(ORD_EUSAGE, "%s", b.buf);
+		ord_buf_release(&b);
+	}
+	return err;
+}
+
 int ord_zone_local(struct tm *out, const char *zone, int64_t t)
 {
 	struct tz_save save;
@@ -226,7 +344,7 @@ static int bad_time(const char *text)
 			     text);
 }
 
-int ord_when_parse(int64_t *out, const char *text, int64_t now)
+static int when_parse(int64_t *out, const char *text, int64_t now, int exact)
 {
 	static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	const char *p = text;
@@ -291,7 +409,8 @@ int ord_when_parse(int64_t *out, const char *text, int64_t now)
 			p++;
 		if (*p)
 			return bad_time(text);
-		if ((err = ord_zone_to_utc(&t, zone, y, mo, d, h, mi, sec)) != 0)
+		if ((err = exact ? zone_to_utc_exact(&t, zone, y, mo, d, h, mi, sec)
+				 : ord_zone_to_utc(&t, zone, y, mo, d, h, mi, sec)) != 0)
 			return err;
 		*out = t;
 		return 0;
@@ -310,6 +429,16 @@ int ord_when_parse(int64_t *out, const char *text, int64_t now)
 		return bad_time(text);
 	*out = t;
 	return 0;
+}
+
+int ord_when_parse(int64_t *out, const char *text, int64_t now)
+{
+	return when_parse(out, text, now, 1);
+}
+
+int ord_when_parse_stored(int64_t *out, const char *text, int64_t now)
+{
+	return when_parse(out, text, now, 0);
 }
 
 void ord_when_format(struct ord_buf *out, int64_t t, const char *zone)

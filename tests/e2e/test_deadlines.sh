@@ -30,6 +30,16 @@ expect_exit 64 ord deadline "$G" "2030-12-07T18:00 Mars/Olympus"
 expect_in "$ERR" "unknown time zone 'Mars/Olympus'"
 expect_exit 64 ord deadline "$G" 2030-12-07T18:00
 expect_in "$ERR" "has no zone"
+# a time the zone's clocks skip or show twice is refused, nothing set: it
+# was read silently as an hour before or after (red team #11)
+sum=$(cksum <"$G")
+expect_exit 64 ord deadline "$G" "2030-03-31T02:30 Europe/Copenhagen"
+expect_eq "$(head -n1 <<<"$ERR")" "orderly: 02:30 does not exist in Europe/Copenhagen on 2030-03-31: clocks go from 02:00 to 03:00 (expected a time the clocks there show, such as 03:00, or one with its UTC offset)" "a time in the gap"
+expect_exit 64 ord deadline "$G" "2030-10-27T02:30 Europe/Copenhagen"
+expect_eq "$(head -n1 <<<"$ERR")" "orderly: 02:30 happens twice in Europe/Copenhagen on 2030-10-27: clocks go back from 03:00 to 02:00 (expected its UTC offset to say which: 2030-10-27T02:30+02:00 is 2030-10-27T00:30:00Z, 2030-10-27T02:30+01:00 is 2030-10-27T01:30:00Z)" "a time shown twice"
+expect_eq "$(cksum <"$G")" "$sum" "the game after times refused"
+expect_exit 0 ord deadline "$G" 2030-10-27T02:30+01:00
+expect_eq "$OUT" "deadline: 2030-10-27T01:30:00Z" "the second of the two, by its offset"
 
 # a deadline already past is refused, nothing set (yesterday's date typed
 # by mistake made the turn late at once) ...
@@ -50,6 +60,12 @@ expect_in "$OUT" 'deadline-passed="yes"'
 # the scenario takes the same forms, and a schedule carries the deadline on
 sed -e 's|<nmr policy="hold"/>|<deadline>2030-12-07T18:00 Europe/Copenhagen</deadline>\n  <nmr policy="hold"/>\n  <schedule every="48h" at="18:00" zone="Europe/Copenhagen" autoseal="no"/>|' \
 	"$FIX/scenario.xml" >sched.xml
+# a scenario's deadline the clocks skip is refused by new, nothing made
+sed -e 's|<nmr policy="hold"/>|<deadline>2030-03-31T02:30 Europe/Copenhagen</deadline>\n  <nmr policy="hold"/>|' \
+	"$FIX/scenario.xml" >gap.xml
+expect_exit 65 ord new gap.orderly --scenario gap.xml
+expect_in "$ERR" "deadline '2030-03-31T02:30 Europe/Copenhagen': 02:30 does not exist in Europe/Copenhagen on 2030-03-31: clocks go from 02:00 to 03:00"
+expect_no_game gap.orderly
 S=sched.orderly
 expect_exit 0 ord new "$S" --scenario sched.xml
 expect_exit 0 ord info "$S"

@@ -463,6 +463,28 @@ START_TEST(test_deadline)
 }
 END_TEST
 
+/* A deadline the zone's clocks skip: the scenario reads (a game made
+ * before reads its own again), and says why `orderly new` refuses it. */
+START_TEST(test_deadline_clock_change)
+{
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, "<title>T</title>\n<deadline>2026-03-29T02:30 Europe/Copenhagen</deadline>\n"
+			  "<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT);
+	ck_assert_int_eq(sc.deadline, 1774747800); /* as mktime read it: 03:30 CEST */
+	ck_assert_ptr_nonnull(sc.deadline_problem);
+	ck_assert_str_eq(sc.deadline_problem,
+			 "t.xml:4: deadline '2026-03-29T02:30 Europe/Copenhagen': 02:30 does not exist in Europe/Copenhagen on 2026-03-29: clocks go from 02:00 to 03:00 (expected a time the clocks there show, such as 03:00, or one with its UTC offset)");
+	ck_assert_str_eq(ord_error_last(), "");
+	ord_scenario_release(&sc);
+	load_body_ok(&sc, "<title>T</title>\n<deadline>2026-03-29T03:30 Europe/Copenhagen</deadline>\n"
+			  "<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT);
+	ck_assert_int_eq(sc.deadline, 1774747800);
+	ck_assert_ptr_null(sc.deadline_problem);
+	ord_scenario_release(&sc);
+}
+END_TEST
+
 START_TEST(test_bad_deadline_file)
 {
 	expect_file("bad-deadline.xml", ORD_EBADDATA,
@@ -1018,6 +1040,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(errors, test_name_is_another_id);
 	tcase_add_test(errors, test_many_problems);
 	tcase_add_test(errors, test_deadline);
+	tcase_add_test(errors, test_deadline_clock_change);
 	tcase_add_test(errors, test_bad_deadline_file);
 	tcase_add_test(errors, test_pubkey);
 	tcase_add_test(errors, test_order_of_elements);

@@ -75,6 +75,81 @@ START_TEST(test_forms)
 }
 END_TEST
 
+/*
+ * A local time the zone's clocks skip or show twice (W2, red team #11):
+ * refused with the gap, or both times and how to write each, whatever the
+ * process's own zone; the offset says which of the two; a time already
+ * stored reads as it always did.
+ */
+static void refused_as(const char *text, const char *msg)
+{
+	int64_t t = 0;
+
+	ck_assert_msg(ord_when_parse(&t, text, NOW) == ORD_EUSAGE, "'%s' accepted as %lld", text,
+		      (long long)t);
+	ck_assert_str_eq(ord_error_last(), msg);
+	ord_error_clear();
+}
+
+static void read_as(const char *text, long long want)
+{
+	int64_t t = 0;
+
+	ck_assert_msg(ord_when_parse(&t, text, NOW) == 0, "'%s': %s", text, ord_error_last());
+	ck_assert_msg(t == want, "'%s': %lld, expected %lld", text, (long long)t, want);
+}
+
+START_TEST(test_clock_changes)
+{
+	const char *was = getenv("TZ");
+	char *keep = was ? strdup(was) : NULL;
+	int64_t t = 0;
+
+	/* the process's zone is another's: the text's zone is read */
+	ck_assert_int_eq(setenv("TZ", "Asia/Tokyo", 1), 0);
+	tzset();
+	refused_as("2026-03-29T02:30 Europe/Copenhagen",
+		   "02:30 does not exist in Europe/Copenhagen on 2026-03-29: clocks go from 02:00 to 03:00 (expected a time the clocks there show, such as 03:00, or one with its UTC offset)");
+	refused_as("2026-03-29T02:00 Europe/Copenhagen",
+		   "02:00 does not exist in Europe/Copenhagen on 2026-03-29: clocks go from 02:00 to 03:00 (expected a time the clocks there show, such as 03:00, or one with its UTC offset)");
+	refused_as("2026-03-29 02:59:30 [Europe/Copenhagen]",
+		   "02:59:30 does not exist in Europe/Copenhagen on 2026-03-29: clocks go from 02:00 to 03:00 (expected a time the clocks there show, such as 03:00, or one with its UTC offset)");
+	read_as("2026-03-29T01:59 Europe/Copenhagen", 1774745940); /* 00:59Z, CET */
+	read_as("2026-03-29T03:00 Europe/Copenhagen", 1774746000); /* 01:00Z, CEST */
+	refused_as("2026-10-25T02:30 Europe/Copenhagen",
+		   "02:30 happens twice in Europe/Copenhagen on 2026-10-25: clocks go back from 03:00 to 02:00 (expected its UTC offset to say which: 2026-10-25T02:30+02:00 is 2026-10-25T00:30:00Z, 2026-10-25T02:30+01:00 is 2026-10-25T01:30:00Z)");
+	refused_as("2026-10-25T02:00 Europe/Copenhagen",
+		   "02:00 happens twice in Europe/Copenhagen on 2026-10-25: clocks go back from 03:00 to 02:00 (expected its UTC offset to say which: 2026-10-25T02:00+02:00 is 2026-10-25T00:00:00Z, 2026-10-25T02:00+01:00 is 2026-10-25T01:00:00Z)");
+	/* each of the two as the message writes it */
+	read_as("2026-10-25T02:30+02:00", 1792888200);
+	read_as("2026-10-25T02:30+01:00", 1792891800);
+	read_as("2026-10-25T01:59 Europe/Copenhagen", 1792886340); /* 23:59Z, CEST */
+	read_as("2026-10-25T03:00 Europe/Copenhagen", 1792893600); /* 02:00Z, CET */
+	/* another zone, another hour */
+	refused_as("2026-03-08T02:30 America/New_York",
+		   "02:30 does not exist in America/New_York on 2026-03-08: clocks go from 02:00 to 03:00 (expected a time the clocks there show, such as 03:00, or one with its UTC offset)");
+	refused_as("2026-11-01T01:30 America/New_York",
+		   "01:30 happens twice in America/New_York on 2026-11-01: clocks go back from 02:00 to 01:00 (expected its UTC offset to say which: 2026-11-01T01:30-04:00 is 2026-11-01T05:30:00Z, 2026-11-01T01:30-05:00 is 2026-11-01T06:30:00Z)");
+	/* a change of half an hour */
+	refused_as("2026-10-04T02:15 Australia/Lord_Howe",
+		   "02:15 does not exist in Australia/Lord_Howe on 2026-10-04: clocks go from 02:00 to 02:30 (expected a time the clocks there show, such as 02:30, or one with its UTC offset)");
+	/* a time already stored reads as mktime read it (a scenario of a game
+	 * made before): the gap's 02:30 as 03:30 CEST, the overlap's as the
+	 * second, in CET (glibc) */
+	ck_assert_int_eq(ord_when_parse_stored(&t, "2026-03-29T02:30 Europe/Copenhagen", NOW), 0);
+	ck_assert_int_eq(t, 1774747800);
+	ck_assert_int_eq(ord_when_parse_stored(&t, "2026-10-25T02:30 Europe/Copenhagen", NOW), 0);
+	ck_assert_int_eq(t, 1792891800);
+	ck_assert_str_eq(getenv("TZ"), "Asia/Tokyo");
+	if (keep)
+		setenv("TZ", keep, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	free(keep);
+}
+END_TEST
+
 START_TEST(test_format)
 {
 	struct ord_buf b = ORD_BUF_INIT;
@@ -248,6 +323,7 @@ Suite *ord_test_suite(void)
 	TCase *tc = tcase_create("when");
 
 	tcase_add_test(tc, test_forms);
+	tcase_add_test(tc, test_clock_changes);
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_schedule_text);
 	tcase_add_test(tc, test_schedule_rhythm);
