@@ -105,6 +105,9 @@ int bat_move_charges(struct ord_ctx *ctx, const struct ord_event *ev);
 
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag);
 int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d);
+/* An event no override records (a kind the unit's cannot do, a fire or a
+ * melee against itself or its own side): 1 and why, else 0 (check.c). */
+int bat_event_impossible(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *why);
 int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d);
 /* The result of a melee of an earlier turn that the melee phase ended,
  * no melee recorded (D14): the resolve's words, which bat_order_events

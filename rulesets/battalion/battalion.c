@@ -1391,13 +1391,23 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 	return err;
 }
 
-/* D13: a move's charge= the referee left out, as the module reads it
- * (bat_move_charges): the sheet's C when charge_moves_checked is on, else
- * no, the default the key had.  Stored, so that every move says whether
- * it was a charge as moves always did: a game made before the check
- * replays its events by an orderly of then. */
+/* An event that cannot happen is refused as it is recorded, whatever the
+ * override (bat_event_impossible: new input only, so no game made before
+ * replays otherwise).  D13: a move's charge= the referee left out, as the
+ * module reads it (bat_move_charges): the sheet's C when
+ * charge_moves_checked is on, else no, the default the key had.  Stored,
+ * so that every move says whether it was a charge as moves always did: a
+ * game made before the check replays its events by an orderly of then. */
 static int bat_event_defaults(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_kv *out)
 {
+	struct ord_buf why = ORD_BUF_INIT;
+
+	if (bat_event_impossible(ctx, ev, &why)) {
+		int err = ord_error_set(ORD_EUSAGE, "%s", why.buf);
+		ord_buf_release(&why);
+		return err;
+	}
+	ord_buf_release(&why);
 	if (!strcmp(ev->kind, "move") && !ord_kv_get(&ev->kv, "charge"))
 		ord_kv_set(out, "charge", bat_move_charges(ctx, ev) ? "yes" : "no");
 	return 0;

@@ -1487,6 +1487,90 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 		check_one_melee(ctx, ev, sides, d);
 }
 
+/* What an impossible event's refusal says of --override (red team #7). */
+#define NO_OVERRIDE \
+	"; --override does not apply: it overrules a check of a measure or of the situation on the table, not an event that cannot happen"
+
+/*
+ * An event no referee's word can make true: a unit's kind that cannot do
+ * the event's kind (a gun's fire is 'artillery', anyone else's 'fire',
+ * and cavalry's none, D26; only guns limber, only infantry changes
+ * formation, only cavalry halts from a pursuit), and a fire or a melee
+ * against the unit itself or its own side.  The checks refuse these too,
+ * and an override recorded them: a light infantry's roundshot was
+ * resolved as a musket's, a unit fired at itself.  Refused when the event
+ * is recorded (bat_event_defaults), whatever the override, with why in
+ * why; an event recorded so before keeps replaying as it was (the slot is
+ * not called by a replay).  0 when the event can happen.
+ */
+int bat_event_impossible(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *why)
+{
+	struct ord_unit *u = bat_ev_unit(ctx, ev, "unit"), *t;
+	int artillery = !strcmp(ev->kind, "artillery");
+
+	if (artillery || !strcmp(ev->kind, "fire")) {
+		t = bat_ev_unit(ctx, ev, "target");
+		if (!u || !t)
+			return 0;
+		if (artillery && !bat_is_arm(ctx, u, "artillery"))
+			ord_buf_addf(why,
+				     "unit '%s' is %s, not artillery: 'artillery' is a gun's fire (a unit's is 'fire')",
+				     u->id, bat_kind(u));
+		else if (!artillery && bat_is_arm(ctx, u, "artillery"))
+			ord_buf_addf(why, "unit '%s' is %s: a gun's fire is the event 'artillery'",
+				     u->id, bat_kind(u));
+		else if (!artillery && bat_is_arm(ctx, u, "cavalry"))
+			ord_buf_addf(why,
+				     "unit '%s' is %s: the rules give small-arms fire to infantry only (D26)",
+				     u->id, bat_kind(u));
+		else if (t == u)
+			ord_buf_addf(why, "unit '%s' cannot fire at itself", u->id);
+		else if (!strcmp(t->side, u->side))
+			ord_buf_addf(why,
+				     "target '%s' is a unit of the firer's own side (%s): fire is at the enemy",
+				     t->id, u->side);
+	} else if (!strcmp(ev->kind, "limber") || !strcmp(ev->kind, "unlimber")) {
+		if (u && !bat_is_arm(ctx, u, "artillery"))
+			ord_buf_addf(why, "unit '%s' is %s, not artillery: only a gun %ss", u->id,
+				     bat_kind(u), ev->kind);
+	} else if (!strcmp(ev->kind, "form")) {
+		if (u && !bat_is_arm(ctx, u, "infantry"))
+			ord_buf_addf(why, "unit '%s' is %s: only infantry changes formation", u->id,
+				     bat_kind(u));
+	} else if (!strcmp(ev->kind, "halt")) {
+		if (u && !bat_is_arm(ctx, u, "cavalry"))
+			ord_buf_addf(why, "unit '%s' is %s: only cavalry pursues, or halts from it",
+				     u->id, bat_kind(u));
+	} else if (!strcmp(ev->kind, "melee")) {
+		struct ord_unit *a = bat_ev_unit(ctx, ev, "a"), *b = bat_ev_unit(ctx, ev, "b");
+		static const char *const seconds[] = { "a2", "b2" };
+		size_t k;
+
+		if (!a || !b)
+			return 0;
+		if (a == b) {
+			ord_buf_addf(why, "'%s' cannot fight a melee with itself", a->id);
+		} else if (!strcmp(a->side, b->side)) {
+			ord_buf_addf(why,
+				     "'%s' and '%s' are of the same side (%s): a melee is against the enemy",
+				     a->id, b->id, a->side);
+		} else {
+			for (k = 0; k < 2 && !why->len; k++) {
+				struct ord_unit *s = bat_ev_unit(ctx, ev, seconds[k]), *w = k ? b : a;
+				if (s && strcmp(s->side, w->side))
+					ord_buf_addf(why,
+						     "%s '%s' is of side %s, not %s's (%s): the second unit fights beside %s, against the enemy",
+						     seconds[k], s->id, s->side, k ? "b" : "a",
+						     w->side, k ? "b" : "a");
+			}
+		}
+	}
+	if (!why->len)
+		return 0;
+	ord_buf_adds(why, NO_OVERRIDE);
+	return 1;
+}
+
 int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d)
 {
 	size_t before = d->n;

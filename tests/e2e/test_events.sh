@@ -563,4 +563,45 @@ expect_exit 0 ord resolve h.game --phase melee-morale --empty
 expect_exit 0 ord exchange h.game
 expect_exit 0 ord audit h.game
 expect_in "$OUT" "clean"
+
+# ---- an event that cannot happen is refused, --override or not (red team
+# #7): a kind that cannot do the event's (a line battalion's roundshot,
+# cavalry's musketry, a gun's musketry, a battalion limbering), a fire or a
+# melee at itself or at its own side; the override is for a measure or a
+# situation the checks doubt, and the game file is left as it was
+NO='; --override does not apply: it overrules a check of a measure or of the situation on the table, not an event that cannot happen'
+expect_exit 0 ord new x.game --scenario scenario.xml
+expect_exit 0 ord submit x.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit x.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal x.game
+expect_exit 64 ord event x.game limber unit=B1 --override "the referee says so"
+expect_in "$ERR" "orderly: unit 'B1' is line_infantry, not artillery: only a gun limbers$NO"
+expect_exit 0 ord resolve x.game --phase movement
+x_sha=$(sha x.game)
+expect_exit 64 ord event x.game artillery unit=R1 target=B1 range=5 shot=ball --override "the referee says so"
+expect_in "$ERR" "orderly: unit 'R1' is line_infantry, not artillery: 'artillery' is a gun's fire (a unit's is 'fire')$NO"
+expect_exit 64 ord event x.game fire unit=B3 target=R1 range=2 --override "carbines"
+expect_in "$ERR" "orderly: unit 'B3' is light_cavalry: the rules give small-arms fire to infantry only (D26)$NO"
+expect_exit 64 ord event x.game fire unit=B2 target=R1 range=5 --override "the referee says so"
+expect_in "$ERR" "orderly: unit 'B2' is foot_artillery: a gun's fire is the event 'artillery'$NO"
+expect_exit 64 ord event x.game fire unit=R1 target=R1 range=0 --override "the referee says so"
+expect_in "$ERR" "orderly: unit 'R1' cannot fire at itself$NO"
+expect_exit 64 ord event x.game fire unit=R1 target=R2 range=3 --override "the referee says so"
+expect_in "$ERR" "orderly: target 'R2' is a unit of the firer's own side (red): fire is at the enemy$NO"
+# a file of them: every line refused, at its line, nothing recorded
+printf 'artillery unit=B2 target=B1 range=5\nfire unit=R1 target=B1 range=5\n' >own.txt
+expect_exit 65 ord event x.game --file own.txt --override "the referee says so"
+expect_in "$ERR" "own.txt:1:1: target 'B1' is a unit of the firer's own side (blue): fire is at the enemy$NO"
+expect_not_in "$ERR" "own.txt:2"
+expect_eq "$(sha x.game)" "$x_sha" "the game after impossible events refused"
+# an override still records what is the referee's to judge (the range)
+expect_exit 0 ord event x.game fire unit=R1 target=B1 range=30 --override "measured again: in range"
+expect_in "$ERR" "recorded although it disagrees with the orders"
+resolve_rest x.game 2
+x_sha=$(sha x.game)
+expect_exit 64 ord event x.game melee a=R1 b=R3 --override "the referee says so"
+expect_in "$ERR" "orderly: 'R1' and 'R3' are of the same side (red): a melee is against the enemy$NO"
+expect_exit 64 ord event x.game melee a=B1 b=B1 --override "the referee says so"
+expect_in "$ERR" "orderly: 'B1' cannot fight a melee with itself$NO"
+expect_eq "$(sha x.game)" "$x_sha" "the game after impossible melees refused"
 note "ok"

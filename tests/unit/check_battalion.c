@@ -22,6 +22,10 @@ static const struct ord_notation *hg;
 #define RULESET_NOTATION hg
 #include "ruleset_fixture.h"
 
+/* What an impossible event's refusal says of --override (check.c) */
+#define NO_OVERRIDE \
+	"; --override does not apply: it overrules a check of a measure or of the situation on the table, not an event that cannot happen"
+
 static void setup_turn(int turn)
 {
 	int rc;
@@ -299,7 +303,12 @@ START_TEST(cavalry_does_not_fire)
 	ck_assert_str_eq(validate("blue", "B3 @R1\n"),
 			 "1:4: unit 'B3': light_cavalry does not fire: the rules give small-arms fire "
 			 "to infantry only (weapon fire: musket and rifle (D26))\n");
-	ck_assert_str_eq(event("fire", "unit=B3 target=R1 range=3"),
+	/* refused as it is recorded, whatever the override (red team #7);
+	 * one stored before is checked as it was */
+	ck_assert_str_eq(refused("fire", "unit=B3 target=R1 range=3"),
+			 "unit 'B3' is light_cavalry: the rules give small-arms fire to infantry only "
+			 "(D26)" NO_OVERRIDE);
+	ck_assert_str_eq(event_stored("fire", "unit=B3 target=R1 range=3"),
 			 "unit 'B3' is light_cavalry: the rules give small-arms fire to infantry only "
 			 "(weapon fire: musket and rifle (D26))\n");
 }
@@ -802,7 +811,9 @@ START_TEST(form_unordered)
 			 "unit 'B2' formed line but its sheet orders FCol "
 			 "(orders may never be changed)\n");
 	ck_assert_str_eq(event("form", "unit=L1 formation=square"), "");
-	ck_assert_str_eq(event("form", "unit=H1 formation=column"),
+	ck_assert_str_eq(refused("form", "unit=H1 formation=column"),
+			 "unit 'H1' is light_cavalry: only infantry changes formation" NO_OVERRIDE);
+	ck_assert_str_eq(event_stored("form", "unit=H1 formation=column"),
 			 "unit 'H1' is light_cavalry: only infantry changes formation (order codes)\n"
 			 "unit 'H1' formed column but its sheet orders no formation change "
 			 "(orders may never be changed)\n");
@@ -862,7 +873,11 @@ START_TEST(move_guns)
 			 "gun 'G1' moved this turn (event #1): a foot_artillery takes the turn to "
 			 "unlimber and does not move (UL - unlimber (1 turn except for horse art.))\n");
 	ck_assert_str_eq(event("move", "unit=HA distance=6"), "");
-	ck_assert_str_eq(event("limber", "unit=B1"), "unit 'B1' is not artillery (artillery)\n");
+	ck_assert_str_eq(refused("limber", "unit=B1"),
+			 "unit 'B1' is line_infantry, not artillery: only a gun limbers" NO_OVERRIDE);
+	ck_assert_str_eq(refused("unlimber", "unit=H1"),
+			 "unit 'H1' is light_cavalry, not artillery: only a gun unlimbers" NO_OVERRIDE);
+	ck_assert_str_eq(event_stored("limber", "unit=B1"), "unit 'B1' is not artillery (artillery)\n");
 }
 END_TEST
 
@@ -957,16 +972,35 @@ END_TEST
 START_TEST(fire_kinds)
 {
 	cast();
-	ck_assert_str_eq(event("fire", "unit=G1 target=R1 range=3"),
+	/* a kind that cannot fire so, a target of its own side or itself:
+	 * refused as recorded, whatever the override (red team #7) */
+	ck_assert_str_eq(refused("fire", "unit=G1 target=R1 range=3"),
+			 "unit 'G1' is foot_artillery: a gun's fire is the event 'artillery'" NO_OVERRIDE);
+	ck_assert_str_eq(refused("artillery", "unit=B1 target=R1 range=3 shot=ball"),
+			 "unit 'B1' is line_infantry, not artillery: 'artillery' is a gun's fire (a "
+			 "unit's is 'fire')" NO_OVERRIDE);
+	ck_assert_str_eq(refused("fire", "unit=H1 target=R1 range=3"),
+			 "unit 'H1' is light_cavalry: the rules give small-arms fire to infantry only "
+			 "(D26)" NO_OVERRIDE);
+	ck_assert_str_eq(refused("fire", "unit=B2 target=B1 range=3"),
+			 "target 'B1' is a unit of the firer's own side (blue): fire is at the "
+			 "enemy" NO_OVERRIDE);
+	ck_assert_str_eq(refused("fire", "unit=B2 target=B2 range=3"),
+			 "unit 'B2' cannot fire at itself" NO_OVERRIDE);
+	ck_assert_str_eq(refused("artillery", "unit=G1 target=B1 range=3"),
+			 "target 'B1' is a unit of the firer's own side (blue): fire is at the "
+			 "enemy" NO_OVERRIDE);
+	/* as stored by an orderly before, the checks say what they said */
+	ck_assert_str_eq(event_stored("fire", "unit=G1 target=R1 range=3"),
 			 "unit 'G1' is a gun: record its fire with the event 'artillery' "
 			 "(artillery)\n");
-	ck_assert_str_eq(event("artillery", "unit=B1 target=R1 range=3"),
+	ck_assert_str_eq(event_stored("artillery", "unit=B1 target=R1 range=3"),
 			 "unit 'B1' is line_infantry, not artillery (use the event 'fire') "
 			 "(artillery)\n");
-	ck_assert_str_eq(event("fire", "unit=H1 target=R1 range=3"),
+	ck_assert_str_eq(event_stored("fire", "unit=H1 target=R1 range=3"),
 			 "unit 'H1' is light_cavalry: the rules give small-arms fire to infantry only "
 			 "(weapon fire: musket and rifle (D26))\n");
-	ck_assert_str_eq(event("fire", "unit=B2 target=B1 range=3"),
+	ck_assert_str_eq(event_stored("fire", "unit=B2 target=B1 range=3"),
 			 "unit 'B2': target 'B1' is a unit of its own side (fire)\n");
 	ck_assert_str_eq(event("fire", "unit=R2 target=B1 range=3"), "");
 	ck_assert_str_eq(event("fire", "unit=R2 target=B2 range=3"),
@@ -1285,7 +1319,13 @@ START_TEST(melee_checks)
 			 "unit 'K1' is routed (routed units have no melee value)\n"
 			 "unit 'R2' is routed (routed units have no melee value)\n");
 	/* (B2 fights in the refused event #3 the fixture keeps, said too) */
-	assert_has(event("melee", "a=B2 b=S1"), "'B2' and 'S1' are of the same side (melee)\n");
+	assert_has(event_stored("melee", "a=B2 b=S1"), "'B2' and 'S1' are of the same side (melee)\n");
+	/* refused as recorded, whatever the override (red team #7) */
+	ck_assert_str_eq(refused("melee", "a=B2 b=S1"),
+			 "'B2' and 'S1' are of the same side (blue): a melee is against the "
+			 "enemy" NO_OVERRIDE);
+	ck_assert_str_eq(refused("melee", "a=B2 b=B2"),
+			 "'B2' cannot fight a melee with itself" NO_OVERRIDE);
 }
 END_TEST
 
@@ -1550,7 +1590,9 @@ END_TEST
 START_TEST(halt_check)
 {
 	cast();
-	ck_assert_str_eq(event("halt", "unit=B1"),
+	ck_assert_str_eq(refused("halt", "unit=B1"),
+			 "unit 'B1' is line_infantry: only cavalry pursues, or halts from it" NO_OVERRIDE);
+	ck_assert_str_eq(event_stored("halt", "unit=B1"),
 			 "only cavalry pursues; 'B1' is line_infantry (pursuit)\n");
 	ck_assert_str_eq(event("halt", "unit=H1"), "");
 }
@@ -2161,7 +2203,13 @@ START_TEST(resolve_two_on_one)
 {
 	static const int dice[] = { 3, 4 };
 	cast();
-	assert_has(event("melee", "a=R2 a2=B2 b=B1"), "a2 is a second unit of R2's side");
+	ck_assert_str_eq(refused("melee", "a=R2 a2=B2 b=B1"),
+			 "a2 'B2' is of side blue, not a's (red): the second unit fights beside a, "
+			 "against the enemy" NO_OVERRIDE);
+	ck_assert_str_eq(refused("melee", "a=R2 b=B1 b2=R2"),
+			 "b2 'R2' is of side red, not b's (blue): the second unit fights beside b, "
+			 "against the enemy" NO_OVERRIDE);
+	assert_has(event_stored("melee", "a=R2 a2=B2 b=B1"), "a2 is a second unit of R2's side");
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 3);
 	cast();

@@ -125,10 +125,12 @@ static const char *validate(const char *side, const char *text)
 	return out;
 }
 
-/* Record an event as the core would (keys checked, defaults filled) and
- * return what check_event says of it (static buffer, "" when it agrees
- * with the orders). */
-static const char *event(const char *kind, const char *args)
+/* Record an event as the core would (keys checked, defaults filled; with
+ * stored, as an event stored before replays: its arguments as they are,
+ * never refused by the module's event_defaults) and return what
+ * check_event says of it (static buffer, "" when it agrees with the
+ * orders). */
+static const char *event_as(const char *kind, const char *args, int stored)
 {
 	static char out[8192];
 	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
@@ -146,12 +148,54 @@ static const char *event(const char *kind, const char *args)
 	rc = ord_keys_check(&kv, ek->keys, argc, argv, &d);
 	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: bad keys", kind, args);
 	/* the keys the module fills from the game (its event_defaults) */
-	rc = ord_phase_event_defaults(ctx, ek, argc, argv, &kv, &d);
+	rc = stored ? 0 : ord_phase_event_defaults(ctx, ek, argc, argv, &kv, &d);
 	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: %s", kind, args, d.n ? d.items[0].msg : "");
 	ord_ctx_fake_add_event(ctx, ek->phase, kind, &kv);
 	rc = rs->check_event(ctx, ord_ctx_event(ctx, ord_ctx_nevents(ctx) - 1), &d);
 	ck_assert_int_eq(rc, d.n ? ORD_ECHECK : 0);
 	diag_kept(&d, out, sizeof(out));
+	ord_kv_release(&kv);
+	free(copy);
+	return out;
+}
+
+static const char *event(const char *kind, const char *args)
+{
+	return event_as(kind, args, 0);
+}
+
+/* An event as a game made before stored it, as its replay checks it
+ * (inline, as refused: a suite of a module that has no use for them
+ * includes them unused). */
+static inline const char *event_stored(const char *kind, const char *args)
+{
+	return event_as(kind, args, 1);
+}
+
+/* Why the module refuses an event's arguments as it is recorded, whatever
+ * the override (its event_defaults; static buffer): the event must be
+ * refused, and is not added. */
+static inline const char *refused(const char *kind, const char *args)
+{
+	static char out[8192];
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
+	char *copy = strdup(args), *argv[24], *tok, *save = NULL;
+	struct ord_diag d;
+	struct ord_kv kv;
+	int argc = 0, rc;
+
+	ck_assert_ptr_nonnull(ek);
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 23; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	ord_diag_init(&d);
+	ord_kv_init(&kv);
+	rc = ord_keys_check(&kv, ek->keys, argc, argv, &d);
+	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: bad keys", kind, args);
+	rc = ord_phase_event_defaults(ctx, ek, argc, argv, &kv, &d);
+	ck_assert_msg(rc == ORD_EUSAGE && d.n == 1, "event %s %s: not refused", kind, args);
+	snprintf(out, sizeof(out), "%s", d.items[0].msg);
+	ord_diag_release(&d);
 	ord_kv_release(&kv);
 	free(copy);
 	return out;
