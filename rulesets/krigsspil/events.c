@@ -2191,14 +2191,16 @@ static int impossible_merge(struct ord_ctx *ctx, const struct ord_unit *u, const
 	return 1;
 }
 
-int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text *why)
+/* ks_impossible, by the Skema's switches (every 0) or whatever they say
+ * (every 1: what a new event is refused for, ks_impossible_new). */
+static int impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text *why, int every)
 {
 	size_t i;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(impossible_pairs); i++) {
 		const struct impossible_pair *m = &impossible_pairs[i];
 		const struct ord_unit *u, *w;
-		if (strcmp(e->kind, m->kind) || !ks_check(ks_r(ctx), m->sw) ||
+		if (strcmp(e->kind, m->kind) || (!every && !ks_check(ks_r(ctx), m->sw)) ||
 		    !(u = ev_unit(ctx, e, m->key)) || !(w = ev_unit(ctx, e, m->other)))
 			continue;
 		/* af= is read only of a flight blocked by an enemy (attack.c) */
@@ -2222,10 +2224,54 @@ int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text
 			return 1;
 		}
 	}
-	if (!strcmp(e->kind, "samling") && ks_check(ks_r(ctx), "umulig_kontrol") &&
+	if (!strcmp(e->kind, "samling") && (every || ks_check(ks_r(ctx), "umulig_kontrol")) &&
 	    ev_unit(ctx, e, "unit") && ev_unit(ctx, e, "med"))
 		return impossible_merge(ctx, ev_unit(ctx, e, "unit"), ev_unit(ctx, e, "med"), why);
 	return 0;
+}
+
+int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text *why)
+{
+	return impossible(ctx, e, why, 0);
+}
+
+/* The events only a battery does, and what it does (the checks' words). */
+static const struct {
+	const char *kind, *does;
+} battery_only[] = {
+	{ "artilleri", "'artilleri' is a battery's fire (a unit's is 'skyd', 15)" },
+	{ "forsvarsild", "only a battery gives defensive fire (15.1)" },
+	{ "prods", "only a battery limbers and unlimbers (9.4)" },
+	{ "klargoering", "only a battery makes its guns ready (9.4)" },
+	{ "reparation", "only a battery repairs guns (9.6)" },
+};
+
+int ks_impossible_new(struct ord_ctx *ctx, const struct ord_event *e, struct ord_buf *why)
+{
+	const struct ord_unit *u = ev_unit(ctx, e, "unit");
+	struct ks_text t;
+	size_t i;
+
+	if (u && !strcmp(e->kind, "skyd") && !ks_is(ctx, u, "infanteri") && !ks_is(ctx, u, "kavaleri")) {
+		ord_buf_addf(why, "unit '%s' is a battery: its fire is the event 'artilleri' (15)",
+			     u->id);
+		return 1;
+	}
+	for (i = 0; u && i < ORD_ARRAY_SIZE(battery_only); i++)
+		if (!strcmp(e->kind, battery_only[i].kind) && !ks_is(ctx, u, "artilleri")) {
+			ord_buf_addf(why, "unit '%s' is not artillery: %s", u->id,
+				     battery_only[i].does);
+			return 1;
+		}
+	ks_text_init(&t);
+	if (impossible(ctx, e, &t, 1)) {
+		const struct ord_unit *first = u ? u : ev_unit(ctx, e, "angriber");
+		if (first)
+			ord_buf_addf(why, "unit '%s': ", first->id);
+		ord_buf_add(why, t.en.buf, t.en.len);
+	}
+	ks_text_release(&t);
+	return why->len > 0;
 }
 
 int ks_not_carried_out(struct ord_ctx *ctx, const struct ord_event *e)

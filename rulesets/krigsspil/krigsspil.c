@@ -127,7 +127,10 @@
  *      battery's fire over (over=) itself or its target
  *      (umulig_mod_over_kontrol, 2026-12-03.1); a reaction against an
  *      enemy that declared no attack on its unit answers no attack
- *      (reaktion_kontrol, 2026-12-03.2).
+ *      (reaktion_kontrol, 2026-12-03.2).  Since red team #7 each such
+ *      event, and one of a kind its unit's arm cannot do, is refused as
+ *      it is recorded, override or not (ks_impossible_new): what the
+ *      resolve does with one is for the games that recorded it before.
  *  K26 A support is held to 6.6 when it is declared, where the text gives
  *      the rule; what it leaves to the table is the referee's measure
  *      (afstand=, the distance from the centre of its front) or his word
@@ -878,6 +881,18 @@ static int ks_event_defaults(struct ord_ctx *ctx, const struct ord_event *ev, st
 	 * word would be stored and counted as nothing) */
 	if (ks_event_flags_unknown(ctx, ev, &why)) {
 		err = ord_error_set(ORD_EUSAGE, "%s", why.buf);
+		ord_buf_release(&why);
+		return err;
+	}
+	/* an event that cannot happen (a unit's arm cannot do it, a unit
+	 * against itself or the wrong side): refused whatever the override,
+	 * which is the referee's word on the table, not on what cannot be
+	 * (red team #7; K24 is what a game made before does with one) */
+	ord_buf_reset(&why);
+	if (ks_impossible_new(ctx, ev, &why)) {
+		err = ord_error_set(ORD_EUSAGE,
+				    "%s; --override does not apply: it overrules a check of a measure or of the situation on the table, not an event that cannot happen",
+				    why.buf);
 		ord_buf_release(&why);
 		return err;
 	}

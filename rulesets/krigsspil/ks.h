@@ -438,6 +438,13 @@ int ks_stormmarch_refused(struct ord_ctx *ctx, const struct ord_unit *u, struct 
  * 1 with the reason added to why (may be NULL) in both languages, else
  * 0. */
 int ks_impossible(struct ord_ctx *ctx, const struct ord_event *e, struct ks_text *why);
+/* An event no override records (red team #7): such an event, whatever the
+ * Skema's switches, or one of a kind its unit's arm cannot do (a battery's
+ * 'skyd'; 'artilleri', 'forsvarsild', 'prods', 'klargoering' or
+ * 'reparation' of a unit that is no battery).  1 with why in English
+ * (the refusal's words), else 0.  Refused as it is recorded
+ * (ks_event_defaults): one recorded before replays as it was. */
+int ks_impossible_new(struct ord_ctx *ctx, const struct ord_event *e, struct ord_buf *why);
 /* When e is such an event: its unit's result says "ikke udført: ..." /
  * "not carried out: ..." (nothing else changes), and 1; else 0. */
 int ks_not_carried_out(struct ord_ctx *ctx, const struct ord_event *e);

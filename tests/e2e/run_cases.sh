@@ -53,6 +53,7 @@
 #   [events]              the body is an event file for `orderly event GAME
 #                         --file` (one invocation; "double quotes" allowed)
 #   [override REASON...]  like [event], each line with --override "REASON..."
+#                         (an exit=N at its end is no word of the reason)
 #   [resolve PHASE [DICE]] `orderly resolve GAME --phase PHASE --empty
 #                         [--dice DICE]`: a case names each phase it
 #                         resolves, and one it records no event in goes
@@ -200,6 +201,12 @@ command_lines() {
 each() {
 	local line=$1 name=$2 args=$3 body=$4 game="$case_dir/game" l all=
 	local -a words
+	# (no =~ here: the caller's BASH_REMATCH is read after this returns)
+	if [ "$name" = override ]; then
+		case "$args" in
+		*" exit="[0-9]*) args=${args% exit=*} ;;
+		esac
+	fi
 	while IFS= read -r l; do
 		read -ra words <<<"$l"
 		case "$name" in

@@ -167,6 +167,20 @@ static void orders(const char *text)
 		const char *said_ = event(kind, args);                                          \
 		ck_assert_msg(strstr(said_, msg) != NULL, "expected '%s' in:\n%s", msg, said_); \
 	} while (0)
+/* The same of an event that cannot happen, as a game made before stored
+ * it (recorded with --override, or where no check refused it): now
+ * refused as it is recorded (EV_REFUSED), it replays so */
+#define EVS_OK(kind, args) ck_assert_str_eq(event_stored(kind, args), "")
+#define EVS_BAD(kind, args, msg)                                                                \
+	do {                                                                                    \
+		const char *said_ = event_stored(kind, args);                                   \
+		ck_assert_msg(strstr(said_, msg) != NULL, "expected '%s' in:\n%s", msg, said_); \
+	} while (0)
+/* What cannot happen is refused as it is recorded, whatever the override
+ * (red team #7) */
+#define NO_OVERRIDE \
+	"; --override does not apply: it overrules a check of a measure or of the situation on the table, not an event that cannot happen"
+#define EV_REFUSED(kind, args, msg) ck_assert_str_eq(refused(kind, args), msg NO_OVERRIDE)
 
 static void resolve(const char *phase, const int *dice, size_t n)
 {
@@ -1845,7 +1859,7 @@ START_TEST(test_two_moves_one_length)
 	game_without(NULL);
 	orders("D1 M ↑ 1\n");
 	place("D1", "0", "0");
-	ck_assert_str_ne(event("flyt", "unit=D1 x=0 y=-18 gennem=D1"), "");
+	ck_assert_str_ne(event_stored("flyt", "unit=D1 x=0 y=-18 gennem=D1"), "");
 	EV_OK("flyt", "unit=D1 x=0 y=-5");
 	/* another gait starts from the first's end, with its own length */
 	game_without(NULL);
@@ -2593,7 +2607,9 @@ START_TEST(test_march_through)
 	/* 20 cm: 10 cm of it through D1 costs 10 more */
 	EV_OK("flyt", "unit=D2 x=0 y=-10 gennem=D1");
 	EV_BAD("flyt", "unit=D2 x=0 y=-16 gennem=D1 gennem_cm=6", "marching through 6 cm at ½ speed");
-	EV_BAD("flyt", "unit=D2 x=0 y=-5 gennem=L1", "marches through units of its own side");
+	EVS_BAD("flyt", "unit=D2 x=0 y=-5 gennem=L1", "marches through units of its own side");
+	EV_REFUSED("flyt", "unit=D2 x=0 y=-5 gennem=L1",
+		   "unit 'D2': L1 is an enemy unit: a unit marches through units of its own side (13)");
 	place("C2", "0", "0");
 	EV_BAD("flyt", "unit=C2 x=0 y=-5 gennem=L1", "militia and cossacks neither march through");
 	/* cossacks in their swarm (open order) no more pass a close
@@ -3197,7 +3213,9 @@ START_TEST(test_events)
 	EV_OK("artilleri", "unit=A1 maal=L1 afstand=40");
 	EV_BAD("artilleri", "unit=A1 maal=L1 afstand=40 ammo=SK",
 	       "battery 'A1' fired SK but its sheet orders SF");
-	EV_BAD("artilleri", "unit=D1 maal=L1 zone=I", "is not artillery");
+	EVS_BAD("artilleri", "unit=D1 maal=L1 zone=I", "is not artillery");
+	EV_REFUSED("artilleri", "unit=D1 maal=L1 zone=I",
+		   "unit 'D1' is not artillery: 'artilleri' is a battery's fire (a unit's is 'skyd', 15)");
 	EV_BAD("naerkamp", "angriber=D1 forsvarer=L1",
 	       "no attack of 'D1' on 'L1' was declared this turn");
 	EV_BAD("flugt", "unit=L2", "is in OR, not FU: it does not flee");
@@ -3764,8 +3782,8 @@ START_TEST(test_flight_and_surrender)
 	EV_BAD("flugt", "unit=L1 blokeret=fjende", "give the enemy unit in its way (af=UNIT)");
 	EV_BAD("flugt", "unit=L1 blokeret=fjende af=K2", "give whether it gave way (viger=ja|nej)");
 	EV_OK("flugt", "unit=L1 blokeret=fjende af=K3");
-	EV_BAD("flugt", "unit=L1 ind_i=D1", "ind_i is an own unit");
-	EV_BAD("flugt", "unit=L1 blokeret=fjende af=L2", "own units cannot block a fleeing unit");
+	EVS_BAD("flugt", "unit=L1 ind_i=D1", "ind_i is an own unit");
+	EVS_BAD("flugt", "unit=L1 blokeret=fjende af=L2", "own units cannot block a fleeing unit");
 	ck_assert(ks_block_effective(ctx, U("L1"), U("K3")));  /* 3 x 2 = 6 of 18: 33% */
 	ck_assert(!ks_block_effective(ctx, U("L1"), U("K2"))); /* 2 x 2 = 4 of 18: 22% */
 	ord_ctx_fake_free(ctx);
@@ -4137,7 +4155,7 @@ START_TEST(test_break_in)
 	       "only open order and units in FU must leave");
 	EV_BAD("indbrud", "unit=D3 fjende=C1 naar_stoette=nej",
 	       "open order retires from an enemy in close order");
-	EV_BAD("indbrud", "unit=D3 fjende=D1 naar_stoette=nej", "is of its own side");
+	EVS_BAD("indbrud", "unit=D3 fjende=D1 naar_stoette=nej", "is of its own side");
 	/* (the fake context keeps refused events: start again) */
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 10);
@@ -4179,7 +4197,7 @@ START_TEST(test_merge)
 	ord_kv_set(&U("D2")->state, "figurer", "6");
 	ord_kv_set(&U("D2")->state, "foerste_salve", "0");
 	ord_kv_set(&U("D2")->state, "valeur", "7");
-	EV_BAD("samling", "unit=D1 med=K1", "only units of the same kind and side merge");
+	EVS_BAD("samling", "unit=D1 med=K1", "only units of the same kind and side merge");
 	EV_BAD("samling", "unit=D3 med=D2", "has the order to merge with the other ('SA @D2')");
 	ord_ctx_fake_free(ctx);
 	ctx = ord_ctx_fake_new(rs, rules, 10);
@@ -7138,8 +7156,8 @@ static char *impossible_resolved(const struct impossible *c, const char *without
 	game_without(without);
 	if (c->pre)
 		event(c->pre_kind, c->pre); /* against the orders only: carried out */
-	if (impossible)
-		ck_assert_str_ne(event(c->kind, c->args), ""); /* refused: an override */
+	if (impossible)                     /* refused: an override, by an orderly before */
+		ck_assert_str_ne(event_stored(c->kind, c->args), "");
 	resolve(c->phase, NULL, 0);
 	return all_states();
 }
@@ -7153,7 +7171,15 @@ START_TEST(test_impossible_not_carried_out)
 
 	for (i = 0; i < ORD_ARRAY_SIZE(impossibles); i++) {
 		const struct impossible *c = &impossibles[i];
-		char *without = impossible_resolved(c, NULL, 0);
+		char *without;
+
+		/* recorded now, refused whatever the override (red team #7) */
+		game_without(NULL);
+		if (c->pre)
+			event(c->pre_kind, c->pre);
+		ck_assert_msg(strstr(refused(c->kind, c->args), NO_OVERRIDE) != NULL, "%s %s: %s",
+			      c->kind, c->args, refused(c->kind, c->args));
+		without = impossible_resolved(c, NULL, 0);
 		char *with = impossible_resolved(c, NULL, 1);
 		ck_assert_msg(!strcmp(with, without), "%s %s changed the state:\n%s\nnot:\n%s",
 			      c->kind, c->args, with, without);
@@ -7172,14 +7198,51 @@ START_TEST(test_impossible_not_carried_out)
 	/* a fire at itself does not answer the enemy's fire at it: L1's at
 	 * D1 has "besvarer ikke" (+1 to its losses) all the same */
 	game_without(NULL);
-	event("skyd", "unit=D1 maal=D1 zone=I");
+	event_stored("skyd", "unit=D1 maal=D1 zone=I");
 	event("skyd", "unit=L1 maal=D1 zone=II");
 	resolve("skydninger", D(3, 3, 3));
 	expect_result("besvarer ikke");
 	/* a defensive fire at an own unit is refused as one at itself */
 	game_without(NULL);
 	melee_declared("D1", "L1");
-	EV_BAD("forsvarsild", "unit=A1 maal=D1", "target 'D1' is a unit of its own side (15.1)");
+	EVS_BAD("forsvarsild", "unit=A1 maal=D1", "target 'D1' is a unit of its own side (15.1)");
+}
+END_TEST
+
+/* What cannot happen is refused as it is recorded, whatever the override
+ * and whatever the Skema's switches (red team #7): a kind of event the
+ * unit's arm cannot do, a unit against itself or the wrong side; the
+ * checks' words of an event stored so before are as they were */
+START_TEST(test_impossible_refused)
+{
+	game_without(NULL);
+	EV_REFUSED("skyd", "unit=A1 maal=L1 zone=II",
+		   "unit 'A1' is a battery: its fire is the event 'artilleri' (15)");
+	EV_REFUSED("artilleri", "unit=K1 maal=L1 zone=II",
+		   "unit 'K1' is not artillery: 'artilleri' is a battery's fire (a unit's is 'skyd', 15)");
+	EV_REFUSED("prods", "unit=D1 prodset=paa",
+		   "unit 'D1' is not artillery: only a battery limbers and unlimbers (9.4)");
+	EV_REFUSED("klargoering", "unit=D1",
+		   "unit 'D1' is not artillery: only a battery makes its guns ready (9.4)");
+	EV_REFUSED("reparation", "unit=D1",
+		   "unit 'D1' is not artillery: only a battery repairs guns (9.6)");
+	EV_REFUSED("forsvarsild", "unit=L1 maal=D1",
+		   "unit 'L1' is not artillery: only a battery gives defensive fire (15.1)");
+	EV_REFUSED("skyd", "unit=D1 maal=D2 zone=I",
+		   "unit 'D1': D2 is of its own side: fire is at the enemy (14)");
+	EV_REFUSED("naerkamp", "angriber=D1 forsvarer=D1",
+		   "unit 'D1': a unit cannot attack itself (16)");
+	EV_REFUSED("samling", "unit=D1 med=A1",
+		   "unit 'D1': A1 is artillery: only infantry and cavalry merge (6.2)");
+	EVS_BAD("skyd", "unit=A1 maal=L1 zone=II", "record its fire with 'artilleri'");
+	/* in a game made before the switches too: new input only */
+	game_without("umulig_kontrol");
+	EV_REFUSED("angreb", "unit=D1 maal=D2",
+		   "unit 'D1': D2 is of its own side: an attack is on the enemy (16.2)");
+	game_without("umulig_mod_over_kontrol");
+	event("angreb", "unit=L1 maal=D1");
+	EV_REFUSED("reaktion", "unit=D1 reaktion=modangreb mod=D1",
+		   "unit 'D1': a unit cannot react against itself (16.2)");
 }
 END_TEST
 
@@ -7196,16 +7259,16 @@ START_TEST(test_impossible_game_made_before)
 	ck_assert_str_eq(sts("D1", "samlet_i"), "D1");
 	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ikke udført"));
 	game_without("umulig_kontrol");
-	event("naerkamp", "angriber=D1 forsvarer=D2");
+	event_stored("naerkamp", "angriber=D1 forsvarer=D2");
 	resolve("angrebshandlinger", D(3, 3, 3, 4, 4, 4));
 	expect_result("D1: nærkamp D1 mod D2");
 	game_without("umulig_kontrol");
-	event("skyd", "unit=D1 maal=D1 zone=I");
+	event_stored("skyd", "unit=D1 maal=D1 zone=I");
 	resolve("skydninger", D(3, 3, 3));
 	expect_result("D1: skyder på D1");
 	game_without("umulig_kontrol");
 	melee_declared("D1", "L1");
-	EV_OK("forsvarsild", "unit=A1 maal=D1");
+	EVS_OK("forsvarsild", "unit=A1 maal=D1");
 }
 END_TEST
 
@@ -7216,7 +7279,7 @@ START_TEST(test_impossible_beside_overridden)
 {
 	game_without(NULL);
 	EV_BAD("samling", "unit=D1 med=D2", "neither 'D1' nor 'D2' has the order to merge");
-	EV_BAD("samling", "unit=K1 med=K1", "only units of the same kind and side merge");
+	EVS_BAD("samling", "unit=K1 med=K1", "only units of the same kind and side merge");
 	resolve("angrebshandlinger", NULL, 0);
 	expect_result("D1: sammenlagt med D2 (6.2): 20 + 20 = 40 figurer");
 	expect_result("K1: ikke udført: en enhed kan ikke samles med sig selv (6.2)");
@@ -7248,10 +7311,10 @@ START_TEST(test_impossible_mod_over)
 {
 	game_without(NULL);
 	event("angreb", "unit=L1 maal=D1");
-	EV_BAD("reaktion", "unit=D1 reaktion=modangreb mod=D1",
-	       "attacker 'D1' is the reacting unit itself (16.2)");
-	EV_BAD("reaktion", "unit=D1 reaktion=modangreb mod=D2",
-	       "attacker 'D2' is a unit of its own side (16.2)");
+	EVS_BAD("reaktion", "unit=D1 reaktion=modangreb mod=D1",
+		"attacker 'D1' is the reacting unit itself (16.2)");
+	EVS_BAD("reaktion", "unit=D1 reaktion=modangreb mod=D2",
+		"attacker 'D2' is a unit of its own side (16.2)");
 	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=L1");
 	resolve("angrebserklaering", NULL, 0);
 	expect_result("L1: 1. angreb på D1; 2. støtte: ingen; 3. D1 reagerer: forsvar; 4. "
@@ -7266,12 +7329,14 @@ START_TEST(test_impossible_mod_over)
 	/* over itself, over its target; over an enemy or an own unit stands */
 	game_without(NULL);
 	orders("A1 AS SF @L1\n");
-	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20",
-	       "over 'A1' is the battery itself: it fires over another unit or a terrain object "
-	       "(15 overskydning)");
-	EV_BAD("artilleri", "unit=A1 maal=L1 zone=II over=L1 over_hoejde=1 over_afstand=20 over_bag=20",
-	       "over 'L1' is its target: it fires over another unit or a terrain object at the "
-	       "target (15 overskydning)");
+	EVS_BAD("artilleri",
+		"unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20",
+		"over 'A1' is the battery itself: it fires over another unit or a terrain object "
+		"(15 overskydning)");
+	EVS_BAD("artilleri",
+		"unit=A1 maal=L1 zone=II over=L1 over_hoejde=1 over_afstand=20 over_bag=20",
+		"over 'L1' is its target: it fires over another unit or a terrain object at the "
+		"target (15 overskydning)");
 	game_without(NULL);
 	orders("A1 AS SF @L1\n");
 	EV_OK("artilleri", "unit=A1 maal=L1 zone=II over=L2 over_hoejde=1 over_afstand=20 over_bag=20");
@@ -7279,7 +7344,8 @@ START_TEST(test_impossible_mod_over)
 	 * fire at A1 is not answered by it */
 	game_without(NULL);
 	orders("A1 AS SF @L1\n");
-	event("artilleri", "unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20");
+	event_stored("artilleri",
+		     "unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20");
 	resolve("skydninger", NULL, 0);
 	expect_result("A1: ikke udført: et batteri kan ikke skyde over sig selv (15) [en: not carried "
 		      "out: a battery cannot fire over itself (15)]");
@@ -7296,16 +7362,17 @@ START_TEST(test_impossible_mod_over_game_made_before)
 {
 	game_without("umulig_mod_over_kontrol");
 	event("angreb", "unit=L1 maal=D1");
-	EV_OK("reaktion", "unit=D1 reaktion=modangreb mod=D1");
+	EVS_OK("reaktion", "unit=D1 reaktion=modangreb mod=D1");
 	resolve("angrebserklaering", NULL, 0);
 	expect_result("L1: 1. angreb på D1; 2. støtte: ingen; 3. D1 reagerer: modangreb; 4. "
 		      "forsvarerens støtte: ingen");
 	ck_assert_str_eq(sts("D1", "reaktion"), "modangreb");
 	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "ikke udført"));
-	EV_OK("reaktion", "unit=D1 reaktion=forsvar mod=D2");
+	EVS_OK("reaktion", "unit=D1 reaktion=forsvar mod=D2");
 	game_without("umulig_mod_over_kontrol");
 	orders("A1 AS SF @L1\n");
-	EV_OK("artilleri", "unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20");
+	EVS_OK("artilleri",
+	       "unit=A1 maal=L1 zone=II over=A1 over_hoejde=1 over_afstand=20 over_bag=20");
 	resolve("skydninger", D(3, 3, 3));
 	expect_result("A1: skyder på L1");
 	expect_result("over A1 (15 overskydning): ");
@@ -7814,6 +7881,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_small_square_is_hob);
 	tcase_add_test(tc, test_decimation_in_men);
 	tcase_add_test(tc, test_impossible_not_carried_out);
+	tcase_add_test(tc, test_impossible_refused);
 	tcase_add_test(tc, test_impossible_game_made_before);
 	tcase_add_test(tc, test_impossible_beside_overridden);
 	tcase_add_test(tc, test_impossible_mod_over);
