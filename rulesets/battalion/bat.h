@@ -105,6 +105,17 @@ int bat_move_charges(struct ord_ctx *ctx, const struct ord_event *ev);
 
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag);
 int bat_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *d);
+/* A gun's formation as words say it (red team #13a): the charts move and
+ * hit a gun as a line (D11), but it stands limbered or unlimbered, and a
+ * check said "horse_artillery in line" of a limbered battery.  Its state's
+ * word, "limbered" or "unlimbered", with the table checks'
+ * gun_formation_said (2026-12-06.11; a check's words, which the audit
+ * compares: a game made before keeps "in line"); NULL for any other unit
+ * or without the switch. */
+const char *bat_formation_shown(struct ord_ctx *ctx, const struct ord_unit *u);
+/* "in line", "in skirmish", or a gun's "limbered" (bat_formation_shown),
+ * added to out. */
+void bat_in_formation(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *out);
 /* An event no override records (a kind the unit's cannot do, a fire or a
  * melee against itself or its own side): 1 and why, else 0 (check.c). */
 int bat_event_impossible(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *why);

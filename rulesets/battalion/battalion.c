@@ -129,7 +129,9 @@
  *  D11 A gun's crew fired at counts as a line (no formation modifier), and
  *      an enfilade changes nothing of it (the table kinds' enfiladed="no":
  *      "it needs no formation"; since 2026-12-04.1, where it was hit as
- *      a column).
+ *      a column).  The words say a gun as it stands, limbered or
+ *      unlimbered, not the line the charts read it as
+ *      (gun_formation_said, 2026-12-06.11; before, "in line").
  *      Units with no small arms (weapon none) cannot use the fire event.
  *  D12 Cover: a unit in woods does not fire (unless the tables'
  *      woods_may_fire says it does), and a target in woods beyond
@@ -650,6 +652,26 @@ static const char *chart_formation(const struct bat_rules *r, const char *kind, 
 const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	return chart_formation(bat_r(ctx), bat_kind(u), bat_formation(ctx, u));
+}
+
+const char *bat_formation_shown(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	const char *f = bat_formation(ctx, u);
+
+	if (!bat_flag(ctx, "gun_formation_said") || !bat_is_arm(ctx, u, "artillery") ||
+	    (strcmp(f, "limbered") && strcmp(f, "unlimbered")))
+		return NULL;
+	return f;
+}
+
+void bat_in_formation(struct ord_ctx *ctx, const struct ord_unit *u, struct ord_buf *out)
+{
+	const char *shown = bat_formation_shown(ctx, u);
+
+	if (shown)
+		ord_buf_adds(out, shown);
+	else
+		ord_buf_addf(out, "in %s", bat_chart_formation(ctx, u));
 }
 
 /* Does an enfilade change how the unit is hit?  Not a kind whose row of
@@ -1495,8 +1517,10 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * that recorded with --override it still does nothing, as a fire
 	 * through a destroyed screen and a melee's figures above a unit's say
 	 * what the override gives (overridden_effect_said, D12, D15, D17; a
-	 * check's words) */
-	"2026-12-06.10",    /* rules_revision (above) */
+	 * check's words); 2026-12-06.11: a check says a gun's formation as
+	 * it stands, limbered or unlimbered, not "in line" (gun_formation_said,
+	 * D11; a check's words) */
+	"2026-12-06.11",    /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -127,6 +127,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("melee_hill_whole_side", 0, 1),
 	WHOLE("retreat_moves_listed", 0, 1),
 	WHOLE("overridden_effect_said", 0, 1),
+	WHOLE("gun_formation_said", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	WHOLE("range_position_checked", 0, 1),
@@ -321,13 +322,14 @@ int bat_move(const struct bat_rules *r, const struct bat_move_in *in, struct bat
 	ord_kv_set(&match, "kind", in->kind);
 	ord_kv_set(&match, "formation", in->formation);
 	if (ord_table_find(&row, table(r, "movement"), &match)) {
-		err = ord_error_set(ORD_EUSAGE, "formation: the movement chart has no %s in %s",
-				    in->kind, in->formation);
+		err = ord_error_set(ORD_EUSAGE, "formation: the movement chart has no %s %s%s",
+				    in->kind, in->shown ? "" : "in ",
+				    in->shown ? in->shown : in->formation);
 		goto out;
 	}
 	if (!ord_row_has_num(row, col)) {
-		err = ord_error_set(ORD_EUSAGE, "charge: %s in %s may not charge", in->kind,
-				    in->formation);
+		err = ord_error_set(ORD_EUSAGE, "charge: %s %s%s may not charge", in->kind,
+				    in->shown ? "" : "in ", in->shown ? in->shown : in->formation);
 		goto out;
 	}
 	if ((err = ord_row_num(row, col, &base)) != 0)
@@ -335,7 +337,8 @@ int bat_move(const struct bat_rules *r, const struct bat_move_in *in, struct bat
 	ord_kv_set(&flags, in->kind, "yes");
 	ord_kv_set(&flags, "elite", in->elite ? "yes" : "no");
 	ord_kv_set(&flags, "charge", in->charge ? "yes" : "no");
-	ord_buf_addf(&b, "%s in %s, %s ", in->kind, in->formation, in->charge ? "charge" : "move");
+	ord_buf_addf(&b, "%s %s%s, %s ", in->kind, in->shown ? "" : "in ",
+		     in->shown ? in->shown : in->formation, in->charge ? "charge" : "move");
 	if ((err = ord_table_apply(&total, table(r, "movement_bonus"), base, &flags, NULL, &b)) != 0)
 		goto out;
 	if (in->elite && in->charge)

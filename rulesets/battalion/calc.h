@@ -89,6 +89,9 @@ struct bat_move_in {
 	int charge;            /* the order says C */
 	int elite;             /* elite troops */
 	const char *terrain;   /* open, road, forest (NULL: open) */
+	const char *shown;     /* the formation as the words say it ("limbered": a
+				  gun the chart moves as a line, D11); NULL: "in "
+				  and the formation */
 };
 
 struct bat_move_out {

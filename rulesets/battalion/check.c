@@ -88,7 +88,7 @@ static void sheet_rules_release(struct sheet_rules *sr)
 static const char *charge_refusal(struct ord_ctx *ctx, struct sheet_rules *sr, const char *kind,
 				  const char *formation)
 {
-	struct bat_move_in mi = { kind, formation, (int)sr->move_fraction_parts, 1, 0, "open" };
+	struct bat_move_in mi = { kind, formation, (int)sr->move_fraction_parts, 1, 0, "open", NULL };
 	struct bat_move_out mo;
 	struct charge_seen *c;
 	size_t i;
@@ -643,6 +643,7 @@ static int move_allows(struct ord_ctx *ctx, const struct ord_event *ev, const st
 	struct bat_move_in mi = {
 		.kind = bat_kind(u),
 		.formation = bat_chart_formation(ctx, u),
+		.shown = bat_formation_shown(ctx, u),
 		.quarters = quarters,
 		.charge = charge,
 		.elite = bat_is_elite(u),
@@ -889,10 +890,13 @@ static void check_screen(struct ord_ctx *ctx, const struct ord_event *ev, const 
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
 			     "'%s' is of the firer's own side: a screen is the enemy's skirmishers (a gun fires over its own men with over=)",
 			     s->id);
-	if (strcmp(bat_chart_formation(ctx, s), "skirmish"))
+	if (strcmp(bat_chart_formation(ctx, s), "skirmish")) {
+		struct ord_buf in = ORD_BUF_INIT;
+		bat_in_formation(ctx, s, &in);
 		ord_diag_add(d, 0, 0, u->id, "skirmishers block the fire of units",
-			     "'%s' is %s in %s, not skirmishers", s->id, bat_kind(s),
-			     bat_chart_formation(ctx, s));
+			     "'%s' is %s %s, not skirmishers", s->id, bat_kind(s), in.buf);
+		ord_buf_release(&in);
+	}
 	/* D15: a destroyed unit blocks nothing (screen_figures_checked; a
 	 * game made before gave it the fire, which then did nothing) */
 	if (bat_st(ctx, s, "figures") <= 0 && bat_flag(ctx, "screen_figures_checked"))
@@ -1315,11 +1319,15 @@ static void check_melee_figures(struct ord_ctx *ctx, const struct ord_event *ev,
 	 * figures are skirmishers' alone (melee_whole_checked) */
 	else if (u && ord_kv_get(&ev->kv, fig) && n < bat_st(ctx, u, "figures") &&
 		 strcmp(bat_chart_formation(ctx, u), "skirmish") &&
-		 bat_flag(ctx, "melee_whole_checked"))
+		 bat_flag(ctx, "melee_whole_checked")) {
+		struct ord_buf in = ORD_BUF_INIT;
+		bat_in_formation(ctx, u, &in);
 		ord_diag_add(d, 0, 0, u->id,
 			     "when one tray of a battalion is meleed, the whole thing is, except for skirmishers who vaporize by stands",
-			     "%s=%ld of the %ld figures of '%s', which is in %s: it fights whole; only skirmishers fight with the stands in contact",
-			     fig, n, bat_st(ctx, u, "figures"), u->id, bat_chart_formation(ctx, u));
+			     "%s=%ld of the %ld figures of '%s', which is %s: it fights whole; only skirmishers fight with the stands in contact",
+			     fig, n, bat_st(ctx, u, "figures"), u->id, in.buf);
+		ord_buf_release(&in);
+	}
 }
 
 /* "When one tray of a battalion is meleed, the whole thing is ... The

@@ -532,7 +532,8 @@ START_TEST(sheet_charges_as_the_chart)
 					  (int)bat_ip(ctx, "move_fraction_parts"),
 					  1,
 					  0,
-					  "open" };
+					  "open",
+					  NULL };
 		struct bat_move_out mo;
 
 		ord_buf_reset(&want);
@@ -1107,6 +1108,37 @@ START_TEST(fire_woods_of_a_game_made_before)
 	split_kv(&ord_ctx_find_unit(ctx, "H1")->state, "in_contact=3 contact_with=RH");
 	ck_assert_str_eq(event("melee", "a=H1 b=RH a_figures=100 b_figures=8"),
 			 "a_figures=100, but unit 'H1' has 8 figures (melee)\n");
+}
+END_TEST
+
+/* A gun stands limbered or unlimbered, and the charts read it as a line
+ * (D11): a check's words say its state, not "in line" (red team #13a,
+ * gun_formation_said) */
+START_TEST(gun_formation_words)
+{
+	cast();
+	orders("HA ↑ 1/2\n");
+	ck_assert_str_eq(event("move", "unit=HA distance=20"),
+			 "unit 'HA' moved 20\" but its order allows 6\" (horse_artillery limbered, move "
+			 "12, × 1/2 of the move = 6 in.) (movement chart)\n");
+	assert_has(event("fire", "unit=R2 target=B1 range=3 screen=G1 screen_front=6"),
+		   "'G1' is foot_artillery unlimbered, not skirmishers");
+	assert_has(event("fire", "unit=R2 target=B1 range=3 screen=B1 screen_front=6"),
+		   "'B1' is line_infantry in line, not skirmishers");
+}
+END_TEST
+
+/* A game made before the switch keeps the words its audit compares */
+START_TEST(gun_formation_words_of_a_game_made_before)
+{
+	tables_without("gun_formation_said");
+	cast();
+	orders("HA ↑ 1/2\n");
+	ck_assert_str_eq(event("move", "unit=HA distance=20"),
+			 "unit 'HA' moved 20\" but its order allows 6\" (horse_artillery in line, move "
+			 "12, × 1/2 of the move = 6 in.) (movement chart)\n");
+	assert_has(event("fire", "unit=R2 target=B1 range=3 screen=G1 screen_front=6"),
+		   "'G1' is foot_artillery in line, not skirmishers");
 }
 END_TEST
 
@@ -3701,6 +3733,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, artillery_in_melee_or_charging);
 	tcase_add_test(ev, fire_woods);
 	tcase_add_test(ev, fire_woods_of_a_game_made_before);
+	tcase_add_test(ev, gun_formation_words);
+	tcase_add_test(ev, gun_formation_words_of_a_game_made_before);
 	tcase_add_test(ev, artillery_woods);
 	tcase_add_test(ev, fire_routed);
 	tcase_add_test(ev, fire_destroyed);

@@ -934,7 +934,7 @@ START_TEST(test_struct_api)
 	ck_assert(v == 2);
 	ck_assert_int_eq(bat_param(r, "nothing", &v), ORD_ENOTFOUND);
 	{
-		struct bat_move_in m = { "heavy_cavalry", "line", 4, 1, 0, NULL };
+		struct bat_move_in m = { "heavy_cavalry", "line", 4, 1, 0, NULL, NULL };
 		struct bat_move_out mo;
 		ck_assert_int_eq(bat_move(r, &m, &mo, NULL), 0);
 		ck_assert(mo.distance == 14);
