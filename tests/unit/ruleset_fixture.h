@@ -125,6 +125,30 @@ static const char *validate(const char *side, const char *text)
 	return out;
 }
 
+/* The kind's spec, and args ("k=v k=v") split on blanks into argv (at
+ * most 23 words, in copy, which the caller frees) and checked by the
+ * kinds' keys into kv, as the core checks an event's words first. */
+static const struct ord_event_kind *event_words(const char *kind, const char *args, char **copy,
+						char *argv[24], int *argc, struct ord_kv *kv,
+						struct ord_diag *d)
+{
+	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
+	char *tok, *save = NULL;
+	int rc;
+
+	ck_assert_ptr_nonnull(ek);
+	*copy = strdup(args);
+	*argc = 0;
+	for (tok = strtok_r(*copy, " ", &save); tok && *argc < 23; tok = strtok_r(NULL, " ", &save))
+		argv[(*argc)++] = tok;
+	argv[*argc] = NULL;
+	ord_diag_init(d);
+	ord_kv_init(kv);
+	rc = ord_keys_check(kv, ek->keys, *argc, argv, d);
+	ck_assert_msg(rc == 0 && d->n == 0, "event %s %s: bad keys", kind, args);
+	return ek;
+}
+
 /* Record an event as the core would (keys checked, defaults filled; with
  * stored, as an event stored before replays: its arguments as they are,
  * never refused by the module's event_defaults) and return what
@@ -133,20 +157,12 @@ static const char *validate(const char *side, const char *text)
 static const char *event_as(const char *kind, const char *args, int stored)
 {
 	static char out[8192];
-	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
-	char *copy = strdup(args), *argv[24], *tok, *save = NULL;
+	char *copy, *argv[24];
 	struct ord_diag d;
 	struct ord_kv kv;
-	int argc = 0, rc;
+	int argc, rc;
+	const struct ord_event_kind *ek = event_words(kind, args, &copy, argv, &argc, &kv, &d);
 
-	ck_assert_ptr_nonnull(ek);
-	for (tok = strtok_r(copy, " ", &save); tok && argc < 23; tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	ord_diag_init(&d);
-	ord_kv_init(&kv);
-	rc = ord_keys_check(&kv, ek->keys, argc, argv, &d);
-	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: bad keys", kind, args);
 	/* the keys the module fills from the game (its event_defaults) */
 	rc = stored ? 0 : ord_phase_event_defaults(ctx, ek, argc, argv, &kv, &d);
 	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: %s", kind, args, d.n ? d.items[0].msg : "");
@@ -178,20 +194,12 @@ static inline const char *event_stored(const char *kind, const char *args)
 static inline const char *refused(const char *kind, const char *args)
 {
 	static char out[8192];
-	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
-	char *copy = strdup(args), *argv[24], *tok, *save = NULL;
+	char *copy, *argv[24];
 	struct ord_diag d;
 	struct ord_kv kv;
-	int argc = 0, rc;
+	int argc, rc;
+	const struct ord_event_kind *ek = event_words(kind, args, &copy, argv, &argc, &kv, &d);
 
-	ck_assert_ptr_nonnull(ek);
-	for (tok = strtok_r(copy, " ", &save); tok && argc < 23; tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	ord_diag_init(&d);
-	ord_kv_init(&kv);
-	rc = ord_keys_check(&kv, ek->keys, argc, argv, &d);
-	ck_assert_msg(rc == 0 && d.n == 0, "event %s %s: bad keys", kind, args);
 	rc = ord_phase_event_defaults(ctx, ek, argc, argv, &kv, &d);
 	ck_assert_msg(rc == ORD_EUSAGE && d.n == 1, "event %s %s: not refused", kind, args);
 	snprintf(out, sizeof(out), "%s", d.items[0].msg);
