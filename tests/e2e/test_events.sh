@@ -576,7 +576,7 @@ expect_exit 0 ord submit x.game --side red "$BFIX/red-1b.txt"
 expect_exit 0 ord seal x.game
 expect_exit 64 ord event x.game limber unit=B1 --override "the referee says so"
 expect_in "$ERR" "orderly: unit 'B1' is line_infantry, not artillery: only a gun limbers$NO"
-expect_exit 0 ord resolve x.game --phase movement
+expect_exit 0 ord resolve x.game --phase movement --empty
 x_sha=$(sha x.game)
 expect_exit 64 ord event x.game artillery unit=R1 target=B1 range=5 shot=ball --override "the referee says so"
 expect_in "$ERR" "orderly: unit 'R1' is line_infantry, not artillery: 'artillery' is a gun's fire (a unit's is 'fire')$NO"
