@@ -578,7 +578,10 @@ to_melee() {  # to_melee GAME TABLES
 		ks event "$g" $e
 	done
 	ks resolve "$g"
-	ks resolve "$g"
+	# the attacks of turn 1 go empty: with real dice the fire may have
+	# driven a unit into U, whose half turn's retreat is owed then and
+	# holds the phase (ks_order_events); this game's attacks are turn 2's
+	ks resolve "$g" --empty
 	ks exchange "$g"
 	ks submit "$g" --side danske "$KD/turn2-danske.txt"
 	ks submit "$g" --side allierede "$KD/turn2-allierede.txt"
