@@ -913,7 +913,7 @@ static int read_doc(struct ord_scenario *sc, xmlDocPtr doc, const char *name)
  * whose messages (the schema's, or the clearer one of the walk) stand.
  */
 static int read_stream(struct ord_scenario *sc, const char *bytes, size_t len, const char *name,
-		       struct ord_xml_lines *lines)
+		       const char *schema, struct ord_xml_lines *lines)
 {
 	struct ord_xml_stream *s;
 	struct walk w;
@@ -921,7 +921,7 @@ static int read_stream(struct ord_scenario *sc, const char *bytes, size_t len, c
 	int ev = 0, err = 0, which, root = 0;
 
 	ord_xml_lines_init(lines, bytes, len, NULL);
-	if (ord_xml_stream_open(&s, bytes, len, ORD_XML_MAX_BYTES, name, SCENARIO_SCHEMA, NULL))
+	if (ord_xml_stream_open(&s, bytes, len, ORD_XML_MAX_BYTES, name, schema, NULL))
 		return ORD_EBADDATA;
 	memset(&w, 0, sizeof(w));
 	while (!err && (ev = ord_xml_stream_next(s)) > 0) {
@@ -1149,7 +1149,7 @@ static int load(struct ord_scenario *out, const char *bytes, size_t len, const c
 		name = "scenario";
 	/* read as a stream; a document that is not right as one is read
 	 * again as a tree, for the messages that say what is wrong */
-	if (stream && read_stream(out, bytes, len, name, &lines) == 0) {
+	if (stream && read_stream(out, bytes, len, name, SCENARIO_SCHEMA, &lines) == 0) {
 		err = check_semantics(out, name);
 		goto out;
 	}
@@ -1210,6 +1210,28 @@ int ord_scenario_load_checked(struct ord_scenario *out, const char *bytes, size_
 	if ((err = ord_scenario_load(out, bytes, len, name)) == 0)
 		err = ord_scenario_check_attrs(out, specs, name);
 	return err;
+}
+
+int ord_scenario_load_logged(struct ord_scenario *out, const char *bytes, size_t len, const char *name)
+{
+	struct ord_xml_lines lines;
+	int err;
+
+	ord_scenario_init(out);
+	out->no_positions = 1;
+	memset(&lines, 0, sizeof(lines));
+	if (!name)
+		name = "scenario";
+	err = read_stream(out, bytes, len, name, NULL, &lines);
+	if (!err)
+		err = check_semantics(out, name);
+	ord_xml_lines_release(&lines);
+	if (!err)
+		return 0;
+	/* not as it was when the game was made: said as a load says it */
+	ord_scenario_release(out);
+	ord_error_clear();
+	return ord_scenario_load(out, bytes, len, name);
 }
 
 int ord_scenario_load_tree(struct ord_scenario *out, const char *bytes, size_t len, const char *name)
@@ -1326,6 +1348,33 @@ static void unit_index_release(const struct ord_scenario *sc, struct unit_index 
 	free(ix->names);
 }
 
+/* The attributes u lacks that specs give a default, set to it (why: a
+ * scratch buffer). */
+static void fill_defaults(struct ord_scenario *sc, struct ord_scenario_unit *u,
+			  const struct ord_key_spec *specs, struct ord_buf *why)
+{
+	const struct ord_key_spec *s;
+
+	for (s = specs; s->name; s++)
+		if (!s->required && s->def && !ord_kv_get(&u->attrs, s->name))
+			ord_kv_set(&u->attrs, s->name, s->def);
+	if (!ord_kv_held(&u->attrs)) { /* in one block again (read_unit) */
+		ord_buf_reset(why);
+		ord_kv_serialize(&u->attrs, why);
+		ord_kv_pool_repack(&sc->pool, &u->attrs, why);
+	}
+}
+
+void ord_scenario_fill_defaults(struct ord_scenario *sc, const struct ord_key_spec *specs)
+{
+	struct ord_buf why = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; specs && i < sc->nunits; i++)
+		fill_defaults(sc, &sc->units[i], specs, &why);
+	ord_buf_release(&why);
+}
+
 int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs, const char *name)
 {
 	static const struct ord_key_spec none[] = { { 0 } };
@@ -1373,23 +1422,15 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 			}
 		}
 		for (s = specs; s->name; s++) {
-			if (ord_kv_get(&u->attrs, s->name))
+			if (!s->required || ord_kv_get(&u->attrs, s->name))
 				continue;
-			if (s->required) {
-				ord_buf_reset(&why);
-				ord_key_describe(s, &why);
-				problem_at(&p, u->line, u->col,
-					   "unit '%s': missing attribute '%s' (expected %s)", u->id,
-					   s->name, why.buf);
-			} else if (s->def) {
-				ord_kv_set(&u->attrs, s->name, s->def);
-			}
-		}
-		if (!ord_kv_held(&u->attrs)) { /* in one block again (read_unit) */
 			ord_buf_reset(&why);
-			ord_kv_serialize(&u->attrs, &why);
-			ord_kv_pool_repack(&sc->pool, &u->attrs, &why);
+			ord_key_describe(s, &why);
+			problem_at(&p, u->line, u->col,
+				   "unit '%s': missing attribute '%s' (expected %s)", u->id,
+				   s->name, why.buf);
 		}
+		fill_defaults(sc, u, specs, &why);
 	}
 	unit_index_release(sc, &units);
 	ord_buf_release(&known);
