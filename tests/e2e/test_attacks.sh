@@ -236,7 +236,7 @@ ks_turn() {  # ks_turn GAME
 	expect_exit 0 ord event "$1" skyd unit=D3 maal=L2 zone=II halv=yes
 	expect_exit 0 ord event "$1" artilleri unit=A1 maal=L2 afstand=88
 	expect_exit 0 ord resolve "$1"
-	expect_exit 0 ord resolve "$1"
+	expect_exit 0 ord resolve "$1" --empty  # real dice: a unit the fire drove into U owes its retreat
 	expect_exit 0 ord exchange "$1"
 }
 ks_turn ks.game
