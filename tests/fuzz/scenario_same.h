@@ -16,10 +16,12 @@ static int scenario_str_same(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* 0 when a and b are the same in every field, the units' attributes and
- * their places included; else 1, with what differs in why. */
-static int scenario_differs(const struct ord_scenario *a, const struct ord_scenario *b, char *why,
-			    size_t n)
+/* 0 when a and b are the same in every field, the units' attributes
+ * included, and with places set their lines, columns and attributes'
+ * places (a logged read keeps none: ord_scenario_load_logged); else 1,
+ * with what differs in why. */
+static int scenario_differs_in(const struct ord_scenario *a, const struct ord_scenario *b,
+			       int places, char *why, size_t n)
 {
 	size_t i, j;
 
@@ -40,14 +42,14 @@ static int scenario_differs(const struct ord_scenario *a, const struct ord_scena
 		const struct ord_scenario_side *x = &a->sides[i], *y = &b->sides[i];
 		if (!scenario_str_same(x->id, y->id) || !scenario_str_same(x->name, y->name) ||
 		    !scenario_str_same(x->pubkey, y->pubkey) ||
-		    !scenario_str_same(x->email, y->email) || x->line != y->line)
+		    !scenario_str_same(x->email, y->email) || (places && x->line != y->line))
 			return snprintf(why, n, "side %zu differs", i + 1), 1;
 	}
 	for (i = 0; i < a->nunits; i++) {
 		const struct ord_scenario_unit *x = &a->units[i], *y = &b->units[i];
 		if (!scenario_str_same(x->id, y->id) || !scenario_str_same(x->name, y->name) ||
-		    !scenario_str_same(x->side, y->side) || x->line != y->line ||
-		    x->col != y->col || x->attrs.n != y->attrs.n || x->npos != y->npos)
+		    !scenario_str_same(x->side, y->side) || x->attrs.n != y->attrs.n ||
+		    (places && (x->line != y->line || x->col != y->col || x->npos != y->npos)))
 			return snprintf(why, n, "unit %zu (%s) differs", i + 1, x->id), 1;
 		for (j = 0; j < x->attrs.n; j++)
 			if (strcmp(x->attrs.items[j].key, y->attrs.items[j].key) ||
@@ -55,7 +57,7 @@ static int scenario_differs(const struct ord_scenario *a, const struct ord_scena
 				return snprintf(why, n, "unit %s's attribute %zu differs", x->id,
 						j + 1),
 				       1;
-		for (j = 0; j < x->npos; j++)
+		for (j = 0; places && j < x->npos; j++)
 			if (strcmp(x->pos[j].attr, y->pos[j].attr) ||
 			    x->pos[j].line != y->pos[j].line || x->pos[j].col != y->pos[j].col ||
 			    x->pos[j].value_line != y->pos[j].value_line ||
@@ -65,6 +67,13 @@ static int scenario_differs(const struct ord_scenario *a, const struct ord_scena
 				       1;
 	}
 	return 0;
+}
+
+/* scenario_differs_in with the places. */
+static int scenario_differs(const struct ord_scenario *a, const struct ord_scenario *b, char *why,
+			    size_t n)
+{
+	return scenario_differs_in(a, b, 1, why, n);
 }
 
 #endif

@@ -885,36 +885,6 @@ START_TEST(test_hostile_generated)
 }
 END_TEST
 
-/* 0 when a and b have the same sides and units (ids, names, sides, keys,
- * attributes, in order; not their places); else 1, with why. */
-static int units_differ(const struct ord_scenario *a, const struct ord_scenario *b, char *why, size_t n)
-{
-	size_t i, j;
-
-	if (a->nsides != b->nsides || a->nunits != b->nunits)
-		return snprintf(why, n, "%zu sides and %zu units, not %zu and %zu", b->nsides,
-				b->nunits, a->nsides, a->nunits),
-		       1;
-	for (i = 0; i < a->nsides; i++)
-		if (!scenario_str_same(a->sides[i].id, b->sides[i].id) ||
-		    !scenario_str_same(a->sides[i].name, b->sides[i].name) ||
-		    !scenario_str_same(a->sides[i].pubkey, b->sides[i].pubkey))
-			return snprintf(why, n, "side %zu differs", i + 1), 1;
-	for (i = 0; i < a->nunits; i++) {
-		const struct ord_scenario_unit *x = &a->units[i], *y = &b->units[i];
-		if (strcmp(x->id, y->id) || strcmp(x->name, y->name) || strcmp(x->side, y->side) ||
-		    x->attrs.n != y->attrs.n)
-			return snprintf(why, n, "unit %zu (%s) differs", i + 1, x->id), 1;
-		for (j = 0; j < x->attrs.n; j++)
-			if (strcmp(x->attrs.items[j].key, y->attrs.items[j].key) ||
-			    strcmp(x->attrs.items[j].value, y->attrs.items[j].value))
-				return snprintf(why, n, "unit %s's attribute %zu differs", x->id,
-						j + 1),
-				       1;
-	}
-	return 0;
-}
-
 /* A document read as a stream (ord_scenario_load) and as a tree (the
  * reference): the same scenario, places included, or the same refusal;
  * and, when it is taken, read as a game's logged scenario is (without
@@ -929,7 +899,8 @@ static void expect_stream_as_tree(const char *xml, size_t len, const char *what)
 	if (!ra) {
 		ck_assert_msg(ord_scenario_load_logged(&c, xml, len, "t.xml") == 0,
 			      "%s: read as logged, refused: %s", what, ord_error_last());
-		ck_assert_msg(!units_differ(&a, &c, why, sizeof(why)), "%s, as logged: %s", what, why);
+		ck_assert_msg(!scenario_differs_in(&a, &c, 0, why, sizeof(why)),
+			      "%s, as logged: %s", what, why);
 		ord_scenario_release(&c);
 	}
 	ord_scenario_release(&a);
