@@ -424,7 +424,8 @@ void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *sid
 
 void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int index, int nrolls,
 		       int nresults, int nstates, const unsigned char digest[32],
-		       const char *stood_in, const char *core, const char *rules)
+		       const unsigned char *state_root, const char *stood_in, const char *core,
+		       const char *rules)
 {
 	ord_canon_putf(out, "turn", "%d", turn);
 	ord_canon_put(out, "phase", phase);
@@ -433,6 +434,8 @@ void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int ind
 	ord_canon_putf(out, "results", "%d", nresults);
 	ord_canon_putf(out, "states", "%d", nstates);
 	ord_canon_put_hex(out, "digest", digest, 32);
+	if (state_root)
+		ord_canon_put_hex(out, "state_root", state_root, 32);
 	if (stood_in && *stood_in)
 		ord_canon_put(out, "stood_in", stood_in);
 	if (core)

@@ -109,13 +109,17 @@ void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase
 /* "witness": a side's link revealed for phase index. */
 void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *side,
 		       const unsigned char link[32]);
-/* "resolve": a phase resolved.  stood_in: the sides whose witness link the
+/* "resolve": a phase resolved.  state_root: the digest of every unit's
+ * state as the phase left it (ord_phase_state_root; NULL: not named,
+ * entries before 2026-12-07 name none), which the next phase and the
+ * exchange hold the units to; stood_in: the sides whose witness link the
  * referee's stood in for ("" when none or not witnessed); core and rules:
  * the revisions of the core and of the module that resolved it (NULL: not
  * named; entries before 2026-12-02 name neither). */
 void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int index, int nrolls,
 		       int nresults, int nstates, const unsigned char digest[32],
-		       const char *stood_in, const char *core, const char *rules);
+		       const unsigned char *state_root, const char *stood_in, const char *core,
+		       const char *rules);
 /* "deadline": the turn's deadline set (0: cleared). */
 void ord_canon_deadline(struct ord_buf *out, int turn, int64_t when);
 

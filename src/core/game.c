@@ -262,6 +262,40 @@ int ord_game_logged_deadline(struct ord_game *g, int turn, int64_t *when)
 	return err;
 }
 
+int ord_game_states_held(struct ord_game *g, const unsigned char root[32], int turn, int opening)
+{
+	unsigned char want[32];
+	char *body = NULL, *hex = NULL, *index = NULL, *phase = NULL;
+	int64_t seq = 0;
+	int err;
+
+	if ((err = ord_store_log_last(g->db, turn, opening ? "open" : "resolve", &body, &seq)) != 0)
+		return err;
+	hex = ord_canon_get(body, "state_root");
+	if (!hex && !opening) /* a phase resolved by an orderly before 2026-12-07 */
+		goto out;
+	if (hex && ord_unhex(want, 32, hex) == 32 && !memcmp(root, want, 32))
+		goto out;
+	if (opening) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "'%s': the units' states are not the ones turn %d's opening (entry %lld) digests: they were changed outside orderly ('orderly audit' says where); nothing was done",
+				    g->path, turn, (long long)seq);
+	} else {
+		index = ord_canon_get(body, "index");
+		phase = ord_canon_get(body, "phase");
+		err = ord_error_set(ORD_EBADDATA,
+				    "'%s': the units' states are not the ones phase %s (%s) of turn %d left them in, as its resolve entry (entry %lld) digests them: they were changed outside orderly ('orderly audit' says where); nothing was done",
+				    g->path, index ? index : "?", phase ? phase : "?", turn,
+				    (long long)seq);
+	}
+out:
+	free(phase);
+	free(index);
+	free(hex);
+	free(body);
+	return err;
+}
+
 int ord_game_open_turn(struct ord_game *g, int n)
 {
 	struct ord_canon_config cfg;
@@ -280,6 +314,11 @@ int ord_game_open_turn(struct ord_game *g, int n)
 		goto out;
 	ord_phase_state_root(&ctx, root);
 	nunits = ctx.nunits;
+	/* they are the ones the turn before's last phase left (its resolve
+	 * entry's digest): a unit no phase of that turn changed, edited
+	 * since, would open the turn as edited */
+	if (n > 1 && (err = ord_game_states_held(g, root, n - 1, 0)) != 0)
+		goto out;
 	/* what each side sealed the turn before: a "repeat" stand-in repeats it */
 	last = ord_xcalloc(g->nsides + 1, sizeof(*last));
 	for (i = 0; i < g->nsides; i++) {

@@ -167,6 +167,12 @@ int ord_game_parse_sheet(struct ord_game *g, struct ord_sheet *out, const char *
  * game's config, every unit's state and the sides' last sealed sheets
  * logged in its "open" entry. */
 int ord_game_open_turn(struct ord_game *g, int n);
+/* The units' states now (root, ord_phase_state_root) are the ones the log
+ * digests: turn's opening entry (opening), or else the turn's last resolve
+ * entry, as the phase left them (an entry that names no state_root, of an
+ * orderly before 2026-12-07, holds nothing).  ORD_EBADDATA, naming the
+ * entry, when they differ. */
+int ord_game_states_held(struct ord_game *g, const unsigned char root[32], int turn, int opening);
 
 /* The dice key of a sealed turn from its seed and the sealed commitments
  * (and, in a referee-less game, their nonces: ORD_ESTATE while a sealed

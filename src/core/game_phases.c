@@ -228,33 +228,22 @@ out:
 }
 
 /*
- * The turn's first phase starts from the states its opening digests
- * (state_root): a unit changed in the file before it, in its last state
+ * A phase starts from the states the log digests: the turn's first from
+ * its opening's (state_root), a later one from the digest the phase before
+ * logged of every unit's state as it left them (its resolve entry's
+ * state_root).  A unit changed in the file before it, in its last state
  * row and its current state alike, so that current_fresh sees them agree,
- * would be resolved from unseen (a second red-team review made a unit 48
- * figures both ways).  Checked at the first phase only: the states the
- * later phases start from are the rows the earlier phases wrote, which
- * their resolve entries digest (the last one's held to it by
- * resolved_rows) and the audit replays.
+ * would be resolved from unseen: a second red-team review made a unit 48
+ * figures both ways before the first phase; before a later one, a unit no
+ * phase of the turn had changed yet was not held at all until 2026-12-07
+ * (a gun given 40 figures between the movement and the fire).
  */
-static int opening_states(struct ord_game *g, struct ord_ctx *ctx, int turn)
+static int phase_states(struct ord_game *g, struct ord_ctx *ctx, int turn, int first)
 {
-	unsigned char root[32], want[32];
-	char *body = NULL, *hex = NULL;
-	int64_t seq = 0;
-	int err;
+	unsigned char root[32];
 
-	if ((err = ord_store_log_last(g->db, turn, "open", &body, &seq)) != 0)
-		return err;
-	hex = ord_canon_get(body, "state_root");
 	ord_phase_state_root(ctx, root);
-	if (!hex || ord_unhex(want, 32, hex) != 32 || memcmp(root, want, 32))
-		err = ord_error_set(ORD_EBADDATA,
-				    "'%s': the units' states are not the ones turn %d's opening (entry %lld) digests: they were changed outside orderly ('orderly audit' says where); nothing was done",
-				    g->path, turn, (long long)seq);
-	free(hex);
-	free(body);
-	return err;
+	return ord_game_states_held(g, root, turn, first);
 }
 
 /*
@@ -1192,7 +1181,7 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 		       const char *phase, const char *stood_in)
 {
 	struct ord_buf b = ORD_BUF_INIT, body = ORD_BUF_INIT;
-	unsigned char digest[32], hprev[32];
+	unsigned char digest[32], hprev[32], root[32];
 	int64_t seq, lseq;
 	int nr, nres, nst, err = 0;
 	size_t i;
@@ -1224,8 +1213,11 @@ static int store_phase(struct ord_game *g, struct ord_ctx *ctx, const struct ord
 						   b.buf, seq)) != 0)
 			goto out;
 	}
-	ord_canon_resolve(&body, t->turn, phase, t->phase + 1, nr, nres, nst, digest, stood_in,
-			  ORD_CORE_REVISION, ord_ruleset_revision(g->rs));
+	/* every unit's state as the phase leaves them, which the next phase
+	 * and the exchange hold the units to (phase_states) */
+	ord_phase_state_root(ctx, root);
+	ord_canon_resolve(&body, t->turn, phase, t->phase + 1, nr, nres, nst, digest, root,
+			  stood_in, ORD_CORE_REVISION, ord_ruleset_revision(g->rs));
 	if ((err = ord_game_log(g, &lseq, t->turn, "resolve", body.buf)) != 0)
 		goto out;
 	if (lseq != seq) {
@@ -1356,7 +1348,8 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	/* the first phase holds the current states to the opening's digest,
 	 * which finds a changed current state too; the later ones to the
 	 * last state rows, and the rows the phase before wrote to its
-	 * resolve entry */
+	 * resolve entry, and (phase_states, once loaded) every unit's state
+	 * to the digest that entry logs */
 	if ((t.phase > 0 && ((err = current_fresh(g)) != 0 || (err = resolved_rows(g, t.turn)) != 0)))
 		goto out;
 	/* the seed, dice key and sealed sheets it plays, and the phase's
@@ -1369,7 +1362,7 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	loaded = 1;
 	if (err)
 		goto out;
-	if (t.phase == 0 && (err = opening_states(g, &ctx, t.turn)) != 0)
+	if ((err = phase_states(g, &ctx, t.turn, t.phase == 0)) != 0)
 		goto out;
 	memset(&pd, 0, sizeof(pd));
 	if (g->fixed_dice) {

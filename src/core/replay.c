@@ -1306,6 +1306,27 @@ static int replay_full(struct vr *x, struct ord_ctx *ctx, size_t upto, struct fi
 	return 0;
 }
 
+/*
+ * Phase p's resolve entry e, since 2026-12-07, digests every unit's state
+ * as the phase left them (state_root), which the next phase and the
+ * exchange hold the game file's units to: the states the replay gives must
+ * be those.  An entry of an orderly before names none.
+ */
+static void states_left(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
+{
+	unsigned char root[32], want[32];
+	char *named = ord_canon_get(e->body, "state_root");
+
+	if (!named)
+		return;
+	free(named);
+	ord_phase_state_root(ctx, root);
+	if (!ord_vr_body_hex(e->body, "state_root", want, 32) || memcmp(root, want, 32))
+		ord_vout_fail(x->v,
+			      "phase %zu (%s): the units' states the replay gives are not the ones its resolve entry (entry %lld) digests",
+			      p + 1, x->rs->phases[p], (long long)e->seq);
+}
+
 void ord_vr_replay(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -1354,6 +1375,7 @@ void ord_vr_replay(struct vr *x)
 			if (replay_full(x, &ctx, p, &fixed))
 				break;
 		}
+		states_left(x, &ctx, p, e);
 		revision_note(x, e, p, x->v->failures > before, &named, mixed);
 		ord_ctx_next_phase(&ctx);
 	}

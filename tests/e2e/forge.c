@@ -400,7 +400,7 @@ static void skip_phase(ord_game *g)
 	ord_digest_init(&d, ORD_PHASE_TAG);
 	ord_digest_final(&d, h);
 	ord_canon_resolve(&body, t.turn, g->rs->phases[t.phase], t.phase + 1, 0, 0, 0, h, NULL,
-			  ORD_CORE_REVISION, ord_ruleset_revision(g->rs));
+			  NULL, ORD_CORE_REVISION, ord_ruleset_revision(g->rs));
 	if (ord_store_begin(g->db) || ord_game_log(g, &seq, t.turn, "resolve", body.buf) ||
 	    ord_store_turn_set_state(g->db, t.turn,
 				     (size_t)t.phase + 1 >= n ? ORD_TURN_RESOLVED : ORD_TURN_SEALED,

@@ -220,7 +220,25 @@ sql roll.game "UPDATE roll SET value = value % 6 + 1 WHERE purpose = 'artillery 
 forge digest roll.game "$(sql roll.game "SELECT log_seq FROM roll WHERE purpose = 'artillery to hit'")"
 expect_exit 1 ord audit roll.game
 expect_in "$OUT" "(the dice were chosen)"
-note "4: a falsified result, unit state and roll are caught by the replay (battalion)"
+# the digest a phase's entry logs of every unit's state as it left them
+# (state_root, which the next phase and the exchange hold the game file
+# to) made another and the chain made again: the replay's states are not
+# those; a player's verify of the turn's bundle says so too
+cp honest.game root.game
+MOVED=$(sql root.game "SELECT min(seq) FROM log WHERE kind = 'resolve'")
+sql root.game "UPDATE log SET body = substr(body, 1, instr(body, 'state_root=') + 10) || '$(printf '0%.0s' {1..64})' ||
+	substr(body, instr(body, 'state_root=') + 75) WHERE seq = $MOVED" >/dev/null
+[[ "$(sql root.game "SELECT count(*) FROM log WHERE seq = $MOVED AND body LIKE '%state_root=$(printf '0%.0s' {1..64})' || char(10) || '%'")" == 1 ]] ||
+	fail "the movement phase's entry logs no state_root (fix the test)"
+forge rechain root.game
+expect_exit 1 ord audit root.game
+expect_in "$OUT" "phase 1 (movement): the units' states the replay gives are not the ones its resolve entry (entry $MOVED) digests"
+expect_exit 0 ord export root.game --turn 1 -o root.game.xml
+run ord verify root.game.xml --pubkey "$(pubkey root.game)"
+[[ $RC == 1 ]] || fail "the bundle of a forged state_root: verify exited $RC:
+$OUT"
+expect_in "$OUT" "phase 1 (movement): the units' states the replay gives are not the ones its resolve entry (entry $MOVED) digests"
+note "4: a falsified result, unit state, roll and states' digest are caught by the replay (battalion)"
 
 # the same in the Krigsspil: turn 1 of its demo, real dice, fire and artillery
 ks_turn() {  # ks_turn GAME

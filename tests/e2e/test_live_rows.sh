@@ -148,9 +148,35 @@ refused event-and-entry moved.orderly \
 cp moved.orderly played.orderly
 expect_exit 0 ord resolve played.orderly --phase movement
 expect_in "$OUT" "B1: moved 2\""
+
+# a unit no phase of the turn has changed yet (the gun B2: 10 figures made
+# 40), its last state row and its current state alike, so that the two
+# agree: the next phase is held to every unit's state as the phase before
+# left them, which its resolve entry digests (state_root); the fire was
+# resolved from the edited gun until then
+B2_ROWS="WHERE unit_id = (SELECT id FROM unit WHERE uid = 'B2')"
+GUN40="UPDATE unit_state SET state = replace(state, 'figures=10', 'figures=40') $B2_ROWS;
+	UPDATE unit_current SET state = replace(state, 'figures=10', 'figures=40') $B2_ROWS"
+# states_refused NAME BASE CMD PHASE: BASE with the gun edited; CMD is
+# refused naming the last phase resolved (PHASE), the file as it was
+states_refused() {
+	local name=$1 game=$1.orderly entry
+	cp "$2" "$game"
+	sql "$game" "$GUN40" >/dev/null
+	entry=$(sql "$game" "SELECT max(seq) FROM log WHERE kind = 'resolve'")
+	cp "$game" "$name.before"
+	# shellcheck disable=SC2086
+	expect_exit 65 ord ${3//GAME/$game}
+	expect_eq "$ERR" "orderly: '$game': the units' states are not the ones phase $4 of turn 1 left them in, as its resolve entry (entry $entry) digests them: they were changed outside orderly ('orderly audit' says where); nothing was done" "$name"
+	cmp "$game" "$name.before" || fail "$name: the refused ${3%% *} changed the game file"
+	expect_exit 1 ord audit "$game"
+}
+states_refused state-later-phase played.orderly "resolve GAME --phase fire --empty" "1 (movement)"
 for phase in fire fire-morale melee melee-morale; do
 	expect_exit 0 ord resolve played.orderly --phase $phase --empty
 done
+# ... and the exchange, which would open the next turn from them
+states_refused state-at-exchange played.orderly "exchange GAME" "5 (melee-morale)"
 
 # ------------------------------------------------------------ the exchange
 # the seed it would reveal, changed after the last phase
