@@ -485,7 +485,17 @@ def main():
             rep = s.text("pre.report")
             if "turn 1" not in rep or side not in rep:
                 W.fail("%s: the report of turn 1 is not there:\n%s" % (side, rep[:500]))
+            # the exchanged turn's report lists the void of F3's move, to
+            # the French (whose unit it named) only, with the reason given
+            void = ("events the referee voided (they count for nothing):\n  [movement] move unit=F3 "
+                    "distance=2 terrain=open charge=no, voided: measured from the wrong stand")
+            if (void in rep) != (side == "french"):
+                W.fail("%s: the report of turn 1 %s the voided move of F3:\n%s" %
+                       (side, "lacks" if side == "french" else "shows", rep))
             shot(s, "report-%s" % side)
+            if side == "french":  # its end, where the void is listed
+                s.script("window.scrollTo(0, document.body.scrollHeight)")
+                shot(s, "report-french-end")
 
         # the French player downloads the bundle and the heads and verifies
         fr.go(game + "/side/french")
