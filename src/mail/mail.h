@@ -208,6 +208,25 @@ void mail_compose(struct mail_out *out, const char *from, const char *rcpt, cons
 		  const char *game, const struct mail_attach *att, size_t natt);
 void mail_out_release(struct mail_out *o);
 
+/*
+ * The name of a file the judge mails (docs/pbem.md, "The files the judge
+ * mails"), appended to out: the game's name, a '-', then what fmt says
+ * (open-3.head, report-3-red.txt: the name an orderly before 2026-12-06
+ * gave the file alone), "austerlitz-report-3-red.txt".  Of the game's name
+ * (game: ord_game_name) only letters, digits, '-', '_' and '.' are kept:
+ * a Latin-1 letter is folded (ø to oe, å to aa, é to e), a run of any
+ * other characters (a space, a '/', a letter of another script) becomes
+ * one '_'; a leading or trailing '.', '-' or '_' is dropped, and the rest
+ * cut to MAIL_FILE_GAME_MAX bytes, fewer when the whole would be longer
+ * than MAIL_FILE_NAME_MAX (at least 8); "game" when nothing is left.
+ */
+#define MAIL_FILE_GAME_MAX 32
+#define MAIL_FILE_NAME_MAX 72
+void mail_file_name(struct ord_buf *out, const char *game, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void mail_file_namev(struct ord_buf *out, const char *game, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
 /* ---- notices.c: what players receive without asking ---- */
 
 struct judge_ctx; /* judge.c */

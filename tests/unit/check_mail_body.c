@@ -350,6 +350,56 @@ START_TEST(test_block_lines_as_written)
 }
 END_TEST
 
+/* The name of a file the judge mails: the game's name, folded to a safe
+ * portable file name, before the file's own (docs/pbem.md). */
+START_TEST(test_file_name)
+{
+	static const struct {
+		const char *game, *want;
+	} cases[] = {
+		{ "austerlitz", "austerlitz-report-3-red.txt" },
+		{ "Slaget ved Dybbøl 1864", "Slaget_ved_Dybboel_1864-report-3-red.txt" },
+		{ "Æblerød/Århus", "Aebleroed_Aarhus-report-3-red.txt" },
+		{ "ÆØÅ æøå", "AeOeAa_aeoeaa-report-3-red.txt" },
+		{ "Île-de-France, Straße", "Ile-de-France_Strasse-report-3-red.txt" },
+		{ "a/b\\c:d", "a_b_c_d-report-3-red.txt" },
+		{ "../../etc/passwd", "etc_passwd-report-3-red.txt" },
+		{ "-rf .", "rf-report-3-red.txt" },
+		{ "v1.2_x", "v1.2_x-report-3-red.txt" },
+		{ "日本の戦い", "game-report-3-red.txt" },
+		{ "a\xff\xfe"
+		  "b",
+		  "a_b-report-3-red.txt" },
+		{ "x \xc3", "x-report-3-red.txt" },
+		{ "", "game-report-3-red.txt" },
+		{ "///", "game-report-3-red.txt" },
+		{ "...", "game-report-3-red.txt" },
+		/* cut to 32 */
+		{ "abcdefghijklmnopqrstuvwxyz0123456789",
+		  "abcdefghijklmnopqrstuvwxyz012345-report-3-red.txt" },
+		{ "abcdefghijklmnopqrstuvwxyz01234 6789",
+		  "abcdefghijklmnopqrstuvwxyz01234-report-3-red.txt" },
+	};
+	struct ord_buf b = ORD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ord_buf_reset(&b);
+		mail_file_name(&b, cases[i].game, "report-%d-%s.txt", 3, "red");
+		ck_assert_msg(!strcmp(b.buf, cases[i].want), "'%s': '%s', not '%s'", cases[i].game,
+			      b.buf, cases[i].want);
+	}
+	/* the whole within 72: a long side's file cuts the game's name more */
+	ord_buf_reset(&b);
+	mail_file_name(&b, "abcdefghijklmnopqrstuvwxyz0123456789", "report-%d-%s-exchanged.txt", 12,
+		       "abcdefghijklmnopqrstuvwxyz_12345");
+	ck_assert_str_eq(b.buf, "abcdefghijklmno-report-12-abcdefghijklmnopqrstuvwxyz_12345-"
+				"exchanged.txt");
+	ck_assert_uint_eq(b.len, 72);
+	ord_buf_release(&b);
+}
+END_TEST
+
 /* ---- the judge, fed directly ---- */
 
 #define SCENARIO ORD_SOURCE_DIR "/tests/mail/data/scenario.xml"
@@ -1970,6 +2020,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_passphrase_blanks);
 	tcase_add_test(tc, test_passphrase_marked);
 	tcase_add_test(tc, test_block_lines_as_written);
+	tcase_add_test(tc, test_file_name);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
 	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
