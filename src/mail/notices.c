@@ -27,6 +27,7 @@
   * The bundles too are queued inside the exchange's transaction: the export
  * reads in a savepoint of it (ord_store_begin_read).
  */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,51 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 	ord_buf_release(&from);
 	ord_buf_release(&subj);
 	return err;
+}
+
+/* The name of a file this judge mails of game g (mail_file_name). */
+static void file_name(ord_game *g, struct ord_buf *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void file_name(ord_game *g, struct ord_buf *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mail_file_namev(out, ord_game_name(g), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The name under which the mail queued as key attached a file, in out
+ * (cleared first): 1 the game's file name of fmt (file_name), 2 fmt's own,
+ * the name an orderly before game-named files gave it (a game upgraded
+ * while it ran: the player keeps the file under the name it came with,
+ * and the later mails name that); 0 when the mail names neither or none
+ * is queued, out the game's file name.  The game's name is looked for
+ * first: the older name is the end of it.
+ */
+static int kept_name(ord_game *g, const char *key, struct ord_buf *out, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int kept_name(ord_game *g, const char *key, struct ord_buf *out, const char *fmt, ...)
+{
+	struct ord_buf old = ORD_BUF_INIT;
+	va_list ap;
+	int found = 0;
+
+	ord_buf_reset(out);
+	va_start(ap, fmt);
+	ord_buf_vaddf(&old, fmt, ap);
+	va_end(ap);
+	file_name(g, out, "%s", old.buf);
+	if (ord_mail_queued_naming(g, key, out->buf)) {
+		found = 1;
+	} else if (ord_mail_queued_naming(g, key, old.buf)) {
+		ord_buf_reset(out);
+		ord_buf_add(out, old.buf, old.len);
+		found = 2;
+	}
+	ord_buf_release(&old);
+	return found;
 }
 
 /* Signed head h as a mail's attachment: its text in text (cleared first),
@@ -164,7 +210,7 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 	 * against the key the head names itself */
 	if ((err = game_key_hex(g, pkhex)) != 0)
 		return err;
-	ord_buf_addf(&name, "open-%d.head", t);
+	file_name(g, &name, "open-%d.head", t);
 	attach_head(&att, &h, &head, &name);
 	if (deadline)
 		by_deadline(g, &dl, deadline);
@@ -268,7 +314,7 @@ static int seal_notices(ord_game *g, int t, int witnessed)
 		ord_error_clear();
 		return 0;
 	}
-	ord_buf_addf(&name, "seal-%d.head", t);
+	file_name(g, &name, "seal-%d.head", t);
 	attach_head(&att[0], &h, &head, &name);
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
@@ -297,7 +343,7 @@ static int seal_notices(ord_game *g, int t, int witnessed)
 			     t, name.buf, name.buf);
 		if (have_sealed) {
 			ord_buf_reset(&sname);
-			ord_buf_addf(&sname, "sealed-%d-%s.head", t, side);
+			file_name(g, &sname, "sealed-%d-%s.head", t, side);
 			att[1] = (struct mail_attach){ sname.buf, "text/plain", sealed.buf, sealed.len };
 			mail_hex(schex, sc, 32);
 			ord_buf_addf(&body,
@@ -367,7 +413,8 @@ static int close_notices(ord_game *g, int t, int nphases)
 {
 	struct ord_head h;
 	struct ord_buf head = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
-		       name = ORD_BUF_INIT, receipt = ORD_BUF_INIT, seal_key = ORD_BUF_INIT;
+		       name = ORD_BUF_INIT, receipt = ORD_BUF_INIT, seal_key = ORD_BUF_INIT,
+		       opening = ORD_BUF_INIT, receipt_file = ORD_BUF_INIT;
 	struct mail_attach att;
 	char pkhex[65];
 	size_t i;
@@ -394,7 +441,7 @@ static int close_notices(ord_game *g, int t, int nphases)
 		if ((err = game_key_hex(g, pkhex)) != 0)
 			break;
 		ord_buf_reset(&name);
-		ord_buf_addf(&name, "close-%d-%d.head", t, p);
+		file_name(g, &name, "close-%d-%d.head", t, p);
 		attach_head(&att, &h, &head, &name);
 		for (i = 0; i < ord_game_nsides(g); i++) {
 			const char *side = ord_game_side_name(g, i);
@@ -418,18 +465,23 @@ static int close_notices(ord_game *g, int t, int nphases)
 			ord_error_clear();
 			sealed = err == 0;
 			err = 0;
-			/* named only when his seal mail attached it: one an
-			 * earlier orderly queued did not */
-			ord_buf_reset(&receipt);
-			ord_buf_addf(&receipt, "sealed-%d-%s.head", t, side);
+			/* named only when his seal mail attached it (one an
+			 * earlier orderly queued did not), as it named it */
 			ord_buf_reset(&seal_key);
 			ord_buf_addf(&seal_key, "seal/%d/%s", t, side);
-			if (sealed && !ord_mail_queued_naming(g, seal_key.buf, receipt.buf))
+			if (sealed &&
+			    !kept_name(g, seal_key.buf, &receipt, "sealed-%d-%s.head", t, side))
 				sealed = 0;
 			if (!sealed) {
 				ord_buf_reset(&receipt);
 				ord_buf_adds(&receipt, "RECEIPT");
 			}
+			/* the opening's head, as his mail of it named it */
+			ord_buf_reset(&seal_key);
+			ord_buf_addf(&seal_key, "open/%d/%s", t, side);
+			kept_name(g, seal_key.buf, &opening, "open-%d.head", t);
+			ord_buf_reset(&receipt_file);
+			file_name(g, &receipt_file, "receipt-%d-%s-V.head", t, side);
 			ord_buf_reset(&body);
 			ord_buf_addf(&body,
 				     "Phase %d of turn %d is closed: no event of it can be recorded now.\n\n"
@@ -441,14 +493,14 @@ static int close_notices(ord_game *g, int t, int nphases)
 				     "the turn's opening you kept:\n\n"
 				     "    orderly witness --link-for --head %s --pubkey GAME-KEY \\\n"
 				     "        --side %s --key YOUR.key --nonce NONCE \\\n"
-				     "        --phase %d --turn %d --opening open-%d.head \\\n"
+				     "        --phase %d --turn %d --opening %s \\\n"
 				     "        --receipt %s --commitment COMMITMENT\n\n"
 				     "GAME-KEY: the game's public key, as the mail of turn 1's opening gave\n"
 				     "it (for comparison only, the judge's file says %s).\n"
 				     "NONCE: the nonce 'orderly sign --witness' printed with your sheet of\n"
 				     "this turn (your chain is that sheet's own: keep what it printed).\n",
-				     p, t, name.buf, name.buf, name.buf, side, p, t, t, receipt.buf,
-				     pkhex);
+				     p, t, name.buf, name.buf, name.buf, side, p, t, opening.buf,
+				     receipt.buf, pkhex);
 			if (sealed)
 				ord_buf_addf(&body,
 					     "%s: the head of the seal the game signed for your side,\n"
@@ -460,18 +512,18 @@ static int close_notices(ord_game *g, int t, int nphases)
 					     "last orders you sent for turn %d: no link is given when the seal\n"
 					     "took your side's sheet under another commitment, a witness chain\n"
 					     "other than yours (without the two it warns, and gives it; given\n"
-					     "the receipt of those orders, receipt-%d-%s-V.head, instead, it\n"
+					     "the receipt of those orders, %s, instead, it\n"
 					     "warns that a receipt cannot show the sheet sealed).\n",
-					     receipt.buf, side, t, t, side);
+					     receipt.buf, side, t, receipt_file.buf);
 			else
 				ord_buf_addf(&body,
 					     "RECEIPT: the receipt file the receipt mail of the last orders you sent\n"
-					     "for turn %d attached (receipt-%d-%s-V.head), and COMMITMENT the\n"
+					     "for turn %d attached (%s), and COMMITMENT the\n"
 					     "commitment 'orderly sign --witness' printed with those orders: no link\n"
 					     "is given when the game stored your sheet under another commitment, a\n"
 					     "witness chain other than yours (without the two it warns, and gives\n"
 					     "it).\n",
-					     t, t, side);
+					     t, receipt_file.buf);
 			ord_buf_addf(&body,
 				     "The command keeps every close head it answers in YOUR.key.links and\n"
 				     "refuses a second, different close of the same phase: keep that file.\n\n"
@@ -493,6 +545,8 @@ out:
 	ord_buf_release(&name);
 	ord_buf_release(&receipt);
 	ord_buf_release(&seal_key);
+	ord_buf_release(&opening);
+	ord_buf_release(&receipt_file);
 	return err;
 }
 
@@ -576,7 +630,7 @@ static int report_notices(ord_game *g, int t, int exchanged)
 		ord_buf_reset(&name);
 		if ((err = ord_game_report(g, side, t, 0, &report)) != 0)
 			break;
-		ord_buf_addf(&name, "report-%d-%s%s.txt", t, side, exchanged ? "-exchanged" : "");
+		file_name(g, &name, "report-%d-%s%s.txt", t, side, exchanged ? "-exchanged" : "");
 		ord_buf_addf(&body,
 			     "Every phase of turn %d is resolved. Your side's report (attached too, %s):\n"
 			     "\n%s",
@@ -601,14 +655,18 @@ static void report_compare(ord_game *g, struct ord_buf *body, int t, const char 
 	const char *opt = " --resolved";
 
 	ord_buf_addf(&key, "report/%d/%s", t, side);
-	ord_buf_addf(&name, "report-%d-%s.txt", t, side);
+	/* the game's names before an earlier orderly's (kept_name): its
+	 * report-T-SIDE.txt is the end of the game's exchanged one's */
+	file_name(g, &name, "report-%d-%s.txt", t, side);
 	if (!ord_mail_queued_naming(g, key.buf, name.buf)) {
-		ord_buf_reset(&name);
-		ord_buf_addf(&name, "report-%d-%s-exchanged.txt", t, side);
-		if (ord_mail_queued_naming(g, key.buf, name.buf))
+		if (kept_name(g, key.buf, &name, "report-%d-%s-exchanged.txt", t, side) == 1)
 			opt = "";
-		else
-			ord_buf_reset(&name); /* an earlier orderly's mail: no file */
+		else if (!kept_name(g, key.buf, &name, "report-%d-%s.txt", t, side)) {
+			if (kept_name(g, key.buf, &name, "report-%d-%s-exchanged.txt", t, side))
+				opt = "";
+			else
+				ord_buf_reset(&name); /* an earlier orderly's mail: no file */
+		}
 	}
 	/* no second line "    orderly verify": the command is the one above */
 	ord_buf_adds(body, "\nThe turn report this judge mailed you is checked the same way: the\n"
@@ -682,15 +740,16 @@ static int put_versions(ord_game *g, struct ord_buf *body, int t, const char *si
 static int bundle_tx(struct bundle *bd, ord_game *g)
 {
 	struct ord_buf body = ORD_BUF_INIT, key = ORD_BUF_INIT, kept = ORD_BUF_INIT,
-		       judge_seal = ORD_BUF_INIT, sealed = ORD_BUF_INIT;
+		       judge_seal = ORD_BUF_INIT, sealed = ORD_BUF_INIT, opening = ORD_BUF_INIT,
+		       seal = ORD_BUF_INIT, close = ORD_BUF_INIT, receipt = ORD_BUF_INIT;
 	struct mail_attach att[3];
 	size_t i, natt;
-	int t = bd->turn, err = 0, p, nkept = 0;
+	int t = bd->turn, err = 0, p, nkept = 0, close_old = 0;
 
-	ord_buf_addf(&judge_seal, "seal-%d.judge-copy.head", t);
+	file_name(g, &judge_seal, "seal-%d.judge-copy.head", t);
 	for (i = 0; i <= ord_game_nsides(g); i++) {
 		const char *side = i < ord_game_nsides(g) ? ord_game_side_name(g, i) : NULL;
-		const char *seal_name = bd->names[1].buf;
+		const char *seal_name;
 		unsigned char c[32];
 		char source[16] = "";
 		int version = 0, kept_open, kept_seal, kept_sealed, sent;
@@ -701,20 +760,26 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 			continue;
 		if (side && (err = ord_game_side_sheet(g, t, side, &version, source, c)) != 0)
 			goto out;
+		ord_buf_reset(&receipt);
+		if (side)
+			file_name(g, &receipt, "receipt-%d-%s-V.head", t, side);
 		/* the heads of the turn's opening (the previous exchange's for
 		 * t > 1) and of its seal, kept from their mails: only the kept
 		 * copies are the player's own evidence */
 		ord_buf_reset(&kept);
 		ord_buf_addf(&kept, "open/%d/%s", t, side ? side : "");
 		kept_open = side && ord_mail_queued(g, kept.buf);
+		/* each under the name its mail gave it (kept_name) */
+		kept_name(g, kept.buf, &opening, "open-%d.head", t);
 		ord_buf_reset(&kept);
 		ord_buf_addf(&kept, "seal/%d/%s", t, side ? side : "");
 		kept_seal = bd->seal.len && ord_mail_queued(g, kept.buf);
+		kept_name(g, kept.buf, &seal, "seal-%d.head", t);
+		seal_name = seal.buf;
 		/* the head of the seal signed for his side, which his seal
 		 * mail attached (one an earlier orderly queued did not) */
-		ord_buf_reset(&sealed);
-		ord_buf_addf(&sealed, "sealed-%d-%s.head", t, side ? side : "");
-		kept_sealed = side && kept_seal && ord_mail_queued_naming(g, kept.buf, sealed.buf);
+		kept_sealed = side && kept_seal &&
+			      kept_name(g, kept.buf, &sealed, "sealed-%d-%s.head", t, side);
 		natt = 0;
 		att[natt++] = (struct mail_attach){ bd->names[0].buf, "application/xml",
 						    bd->xml.buf, bd->xml.len };
@@ -745,14 +810,16 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		if (kept_sealed)
 			ord_buf_addf(&body, " \\\n        --receipt %s", sealed.buf);
 		if (kept_open)
-			ord_buf_addf(&body, " \\\n        --head open-%d.head", t);
+			ord_buf_addf(&body, " \\\n        --head %s", opening.buf);
 		if (bd->seal.len)
 			ord_buf_addf(&body, " \\\n        --head %s", seal_name);
 		for (p = 1, nkept = 0; side && p <= bd->nclose; p++) {
 			ord_buf_reset(&kept);
 			ord_buf_addf(&kept, "close/%d/%d/%s", t, p, side);
 			if (ord_mail_queued(g, kept.buf)) {
-				ord_buf_addf(&body, " \\\n        --head close-%d-%d.head", t, p);
+				close_old = kept_name(g, kept.buf, &close, "close-%d-%d.head", t,
+						      p) == 2;
+				ord_buf_addf(&body, " \\\n        --head %s", close.buf);
 				nkept++;
 			}
 		}
@@ -772,25 +839,25 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 				     "No orders of yours were received for turn %d, so the command has no\n"
 				     "--receipt RECEIPT: %s\n"
 				     "If you did send orders and hold a receipt mail for them, add\n"
-				     "--receipt with its file, receipt-%d-%s-V.head: verify fails then,\n"
+				     "--receipt with its file, %s: verify fails then,\n"
 				     "which shows another sheet was put in your place.\n",
 				     t,
 				     kept_sealed
 					     ? "the head of the seal signed for your side (below)\n"
 					       "holds the seal to the NMR policy's sheet."
 					     : "there is no receipt of yours to hold the seal to.",
-				     t, side);
+				     receipt.buf);
 		if (sent)
 			ord_buf_addf(&body,
 				     "RECEIPT: the receipt file the receipt mail of the last orders you\n"
-				     "sent for turn %d attached, receipt-%d-%s-V.head, which the game\n"
+				     "sent for turn %d attached, %s, which the game\n"
 				     "signed (its commitment works too, but is only your word; leave\n"
 				     "--receipt out if you sent none): not of a receipt mail for orders\n"
 				     "you did not send, which would be another sheet's.\n",
-				     t, t, side);
+				     t, receipt.buf);
 		if (kept_open)
-			ord_buf_addf(&body,
-				     "open-%d.head came with the mail of the turn's opening.\n", t);
+			ord_buf_addf(&body, "%s came with the mail of the turn's opening.\n",
+				     opening.buf);
 		if (bd->seal.len && kept_seal)
 			ord_buf_addf(&body, "%s came with the mail of the turn's seal.\n", seal_name);
 		if (kept_sealed)
@@ -803,11 +870,17 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 				     "%s is attached: the judge's copy of the seal's head, since\n"
 				     "no mail of the seal reached you; it is no evidence of its own.\n",
 				     seal_name);
-		if (nkept)
+		if (nkept) {
+			ord_buf_reset(&close);
+			if (close_old)
+				ord_buf_addf(&close, "close-%d-P.head", t);
+			else
+				file_name(g, &close, "close-%d-P.head", t);
 			ord_buf_addf(&body,
-				     "close-%d-P.head came with the mail of phase P's close; a phase\n"
+				     "%s came with the mail of phase P's close; a phase\n"
 				     "whose close head you lack is named by verify as not checked.\n",
-				     t);
+				     close.buf);
+		}
 		if (bd->exch.len)
 			ord_buf_addf(&body, "%s is attached.\n", bd->names[2].buf);
 		if (side && bd->nclose)
@@ -850,6 +923,10 @@ out:
 	ord_buf_release(&kept);
 	ord_buf_release(&judge_seal);
 	ord_buf_release(&sealed);
+	ord_buf_release(&opening);
+	ord_buf_release(&seal);
+	ord_buf_release(&close);
+	ord_buf_release(&receipt);
 	return err;
 }
 
@@ -908,9 +985,9 @@ static int bundle_notices(ord_game *g, int t)
 	if (ord_game_head(g, &h, t, "exchange") == 0)
 		ord_head_format(&h, &bd.exch);
 	ord_error_clear();
-	ord_buf_addf(&bd.names[0], "turn-%d.xml", t);
-	ord_buf_addf(&bd.names[1], "seal-%d.head", t);
-	ord_buf_addf(&bd.names[2], "exchange-%d.head", t);
+	file_name(g, &bd.names[0], "turn-%d.xml", t);
+	file_name(g, &bd.names[1], "seal-%d.head", t);
+	file_name(g, &bd.names[2], "exchange-%d.head", t);
 	if ((err = ord_game_status(g, &st)) != 0)
 		goto out;
 	bd.nclose = st.witnessed ? st.nphases : 0;

@@ -88,7 +88,7 @@ for f in $(mails blue); do
 done
 [[ -n "${OPEN:-}" ]] || fail "no '[quick] turn open' mail reached blue"
 expect_in "$(mime "$OPEN" body)" "Turn 1 opened and is sealed already"
-expect_eq "$(mime "$OPEN" attachments)" "open-1.head" "the late turn-open mail's attachment"
+expect_eq "$(mime "$OPEN" attachments)" "quick-open-1.head" "the late turn-open mail's attachment"
 
 # ------------------------------- the grace changed by the referee's mail
 # SCHEDULE by mail as `orderly schedule` (tests/e2e/test_deadlines.sh): the

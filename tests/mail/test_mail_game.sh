@@ -92,7 +92,7 @@ expect_in "$body" "seed-commitment: $sc1"
 # ... and the sign command checks that head against the game's own key
 gkey=$(ordu info "$G" | awk '/^key:/ {print $2}')
 [[ ${#gkey} == 64 ]] || fail "no game key in info"
-expect_in "$(body_of red "turn open")" "orderly sign --head open-1.head --pubkey $gkey --side red"
+expect_in "$(body_of red "turn open")" "orderly sign --head crossroads-open-1.head --pubkey $gkey --side red"
 
 
 # the corrected sheet, top-posted above the quoted rejection
@@ -199,8 +199,8 @@ verify_bundle() {
 			mime "$f2" "attach:$a" >"$dir/$a"
 		done
 	done
-	[[ -s "$dir/turn-$turn.xml" ]] || fail "$who: no turn-$turn.xml attached"
-	[[ -s "$dir/open-$turn.head" ]] || fail "$who: no open-$turn.head was mailed"
+	[[ -s "$dir/crossroads-turn-$turn.xml" ]] || fail "$who: no crossroads-turn-$turn.xml attached"
+	[[ -s "$dir/crossroads-open-$turn.head" ]] || fail "$who: no crossroads-open-$turn.head was mailed"
 	# the heads he kept are not mailed again under their names
 	expect_not_in "$(mime "$f" attachments)" "seal-$turn.head"
 	# no bundle hands a player the others' (or the referee's) address
@@ -224,20 +224,20 @@ holds the seal to the NMR policy's sheet."
 	expect_in "$cmd" "--pubkey GAME-KEY"
 	# the head of the seal signed for his side, which his seal mail
 	# attached: verify holds the seal to the sheet it states
-	[[ -s "$dir/sealed-$turn-$who.head" ]] || fail "$who: no sealed-$turn-$who.head was mailed"
-	expect_in "$cmd" "--receipt sealed-$turn-$who.head"
-	expect_in "$(mime "$f" body)" "sealed-$turn-$who.head came with it too: the sheet the seal took for your side,"
+	[[ -s "$dir/crossroads-sealed-$turn-$who.head" ]] || fail "$who: no crossroads-sealed-$turn-$who.head was mailed"
+	expect_in "$cmd" "--receipt crossroads-sealed-$turn-$who.head"
+	expect_in "$(mime "$f" body)" "crossroads-sealed-$turn-$who.head came with it too: the sheet the seal took for your side,"
 	# RECEIPT is the file the game signed, the commitment only his word
 	if [[ -n "$receipt" ]]; then
 		expect_in "$(mime "$f" body)" "RECEIPT: the receipt file the receipt mail of the last orders you
-sent for turn $turn attached, receipt-$turn-$who-V.head, which the game
+sent for turn $turn attached, crossroads-receipt-$turn-$who-V.head, which the game
 signed (its commitment works too, but is only your word"
 	fi
 	# no witnessed dice: no record of close heads answered
 	expect_not_in "$cmd" "--record"
 	# the head of the opening (the previous exchange's) ties this turn to
 	# what the referee signed before
-	expect_in "$cmd" "--head open-$turn.head"
+	expect_in "$cmd" "--head crossroads-open-$turn.head"
 	key=$(opening_key "$who")
 	expect_eq "$key" "$gkey" "$who: the game's key of the mail of turn 1's opening"
 	cmd=${cmd/GAME-KEY/$key}
@@ -250,7 +250,7 @@ signed (its commitment works too, but is only your word"
 		expect_in "$(cat "$dir/out")" "the head you kept of turn $((turn - 1))'s exchange"
 	fi
 	expect_in "$(cat "$dir/out")" "and this turn continues from it"
-	expect_in "$(cat "$dir/out")" "receipt sealed-$turn-$who.head (signed by the game's key, entry"
+	expect_in "$(cat "$dir/out")" "receipt crossroads-sealed-$turn-$who.head (signed by the game's key, entry"
 	if [[ -n "$receipt" ]]; then
 		expect_in "$(cat "$dir/out")" "receipt $receipt: the sheet of $who, version"
 		expect_in "$(cat "$dir/out")" "was the one sealed"
@@ -266,9 +266,9 @@ signed (its commitment works too, but is only your word"
 	expect_in "$(cat "$dir/report")" "turn $turn (resolved), report for $who"
 	# and byte for byte the file the report mail attached, with the one
 	# diff command the bundle mail gives
-	expect_in "$(mime "$f" body)" "    --report $who --resolved | diff report-$turn-$who.txt -"
-	cmp -s "$dir/report" "$dir/report-$turn-$who.txt" ||
-		fail "$who: report-$turn-$who.txt is not what '$cmd --report $who --resolved' prints"
+	expect_in "$(mime "$f" body)" "    --report $who --resolved | diff crossroads-report-$turn-$who.txt -"
+	cmp -s "$dir/report" "$dir/crossroads-report-$turn-$who.txt" ||
+		fail "$who: crossroads-report-$turn-$who.txt is not what '$cmd --report $who --resolved' prints"
 }
 verify_bundle blue 1 "$BLUE_R1"
 verify_bundle red 1 ""

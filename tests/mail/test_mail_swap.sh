@@ -66,7 +66,7 @@ verify_own() {
 	# the heads he kept are not overwritten by copies of the judge's
 	expect_not_in "$(mime "$bundle" attachments)" "seal-1.head"
 	expect_not_in "$(mime "$bundle" attachments)" "open-1.head"
-	expect_eq "$(cat "$dir/seal-1.head")" "$(mime "$(last_mail "$who" "turn sealed")" attach:seal-1.head)" "$who's seal-1.head"
+	expect_eq "$(cat "$dir/swap-seal-1.head")" "$(mime "$(last_mail "$who" "turn sealed")" attach:swap-seal-1.head)" "$who's swap-seal-1.head"
 	cmd=$(mime "$bundle" body | sed -n '/^    orderly verify/,/^$/p' | sed 's/\\$//' | tr -d '\n')
 	[[ -n "$cmd" ]] || fail "$who: no verify command in the bundle mail"
 	# nothing in it that the player is to hold himself: no commitment, no key
@@ -75,9 +75,9 @@ verify_own() {
 	fi
 	expect_in "$cmd" "--receipt RECEIPT"
 	expect_in "$cmd" "--pubkey GAME-KEY"
-	expect_in "$cmd" "--head open-1.head"
-	expect_in "$cmd" "--head seal-1.head"
-	expect_in "$cmd" "--head exchange-1.head"
+	expect_in "$cmd" "--head swap-open-1.head"
+	expect_in "$cmd" "--head swap-seal-1.head"
+	expect_in "$cmd" "--head swap-exchange-1.head"
 	expect_not_in "$(mime "$bundle" body)" "as your receipt mail gave it"
 	# the game's key from the mail of turn 1's opening
 	key=$(opening_key "$who")

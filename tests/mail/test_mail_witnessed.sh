@@ -80,7 +80,7 @@ for who in blue red; do
 	keep $who
 	"$ORDERLY" keygen "$TMP/$who/$who.key" >/dev/null
 	printf '%s\n' "${SHEET[$who]}" >"$TMP/$who/sheet.txt"
-	signed=$(cd "$TMP/$who" && "$ORDERLY" sign --head open-1.head --pubkey "$(opening_key $who)" \
+	signed=$(cd "$TMP/$who" && "$ORDERLY" sign --head witnessed-open-1.head --pubkey "$(opening_key $who)" \
 		--side $who --key $who.key --witness sheet.txt)
 	top=$(sed -n 's/^witness: *//p' <<<"$signed")
 	NONCE[$who]=$(sed -n 's/^nonce: *//p' <<<"$signed")
@@ -111,12 +111,12 @@ EOF
 	# the receipt the game signed (threat model, 21): a head of the
 	# entry that stores the sheet, attached
 	f=$(last_mail $who "receipt: turn 1")
-	expect_eq "$(mime "$f" attachments)" "receipt-1-$who-1.head" "$who: the receipt mail's attachment"
-	expect_in "$(mime "$f" body)" "Keep the attached receipt receipt-1-$who-1.head: the game's signature of the"
-	expect_in "$(mime "$f" attach:receipt-1-$who-1.head)" "
+	expect_eq "$(mime "$f" attachments)" "witnessed-receipt-1-$who-1.head" "$who: the receipt mail's attachment"
+	expect_in "$(mime "$f" body)" "Keep the attached receipt witnessed-receipt-1-$who-1.head: the game's signature of the"
+	expect_in "$(mime "$f" attach:witnessed-receipt-1-$who-1.head)" "
 # turn 1, side $who, version 1, commitment ${RECEIPT[$who]}
 "
-	expect_in "$(mime "$f" attach:receipt-1-$who-1.head)" "
+	expect_in "$(mime "$f" attach:witnessed-receipt-1-$who-1.head)" "
 at: receipt
 "
 done
@@ -126,15 +126,15 @@ tick
 # alone (threat model 26), which states the sheet it took for him
 for who in blue red; do
 	f=$(last_mail $who "turn sealed")
-	expect_eq "$(mime "$f" attachments)" "seal-1.head
-sealed-1-$who.head" "$who: the seal mail's attachments"
-	expect_in "$(mime "$f" attach:sealed-1-$who.head)" "
+	expect_eq "$(mime "$f" attachments)" "witnessed-seal-1.head
+witnessed-sealed-1-$who.head" "$who: the seal mail's attachments"
+	expect_in "$(mime "$f" attach:witnessed-sealed-1-$who.head)" "
 at: sealed
 "
-	expect_in "$(mime "$f" attach:sealed-1-$who.head)" "
+	expect_in "$(mime "$f" attach:witnessed-sealed-1-$who.head)" "
 commitment: ${COMMIT[$who]}
 "
-	expect_in "$(mime "$f" body)" "Give it to 'orderly witness --link-for' as --receipt sealed-1-$who.head,"
+	expect_in "$(mime "$f" body)" "Give it to 'orderly witness --link-for' as --receipt witnessed-sealed-1-$who.head,"
 done
 # sealed, but phase 1's events are not closed
 refused red "LINK $NOLINK" "the events of phase 1 ('movement') of turn 1 are not closed yet"
@@ -159,8 +159,8 @@ CLOSE"
 		f=$(last_mail $who "phase closed")
 		body=$(mime "$f" body)
 		expect_in "$body" "Phase $p of turn 1 is closed"
-		expect_eq "$(mime "$f" attachments)" "close-1-$p.head" "$who: the attachment of phase $p's close"
-		expect_eq "$(mime "$f" attach:close-1-$p.head)" "$(ordu head "$G" --at close --turn 1 --phase $p)" \
+		expect_eq "$(mime "$f" attachments)" "witnessed-close-1-$p.head" "$who: the attachment of phase $p's close"
+		expect_eq "$(mime "$f" attach:witnessed-close-1-$p.head)" "$(ordu head "$G" --at close --turn 1 --phase $p)" \
 			"$who: the close head mailed is the game's of phase $p"
 		# the command of the mail, filled from his own mails, gives his link
 		cmd=$(sed -n '/^    orderly witness --link-for/,/^$/p' <<<"$body" | sed 's/\\$//' | tr -d '\n')
@@ -177,9 +177,9 @@ CLOSE"
 		# receipt mail's commitment is the same (no other sheet was
 		# put in his place)
 		expect_eq "${RECEIPT[$who]}" "${COMMIT[$who]}" "$who: the receipt's commitment and sign's"
-		expect_in "$cmd" "--receipt sealed-1-$who.head --commitment COMMITMENT"
-		expect_in "$body" "sealed-1-$who.head: the head of the seal the game signed for your side,"
-		[[ -s "$TMP/$who/sealed-1-$who.head" ]] || fail "$who: no sealed-1-$who.head kept from the seal mail"
+		expect_in "$cmd" "--receipt witnessed-sealed-1-$who.head --commitment COMMITMENT"
+		expect_in "$body" "witnessed-sealed-1-$who.head: the head of the seal the game signed for your side,"
+		[[ -s "$TMP/$who/witnessed-sealed-1-$who.head" ]] || fail "$who: no witnessed-sealed-1-$who.head kept from the seal mail"
 		cmd=${cmd/COMMITMENT/${COMMIT[$who]}}
 		cmd=${cmd/orderly witness/\"\$ORDERLY\" witness}
 		out=$(cd "$TMP/$who" && eval "$cmd" 2>&1)
@@ -266,9 +266,9 @@ $who" ;;
 		body=$(mime "$f" body)
 		expect_in "$body" "Your side's witness link for phase $p"
 		# the game's head of the entry that records it (threat model, 22)
-		expect_eq "$(mime "$f" attachments)" "link-1-$p-$who.head" "$who: the link reply's attachment"
+		expect_eq "$(mime "$f" attachments)" "witnessed-link-1-$p-$who.head" "$who: the link reply's attachment"
 		expect_in "$body" "The game's signed head of the entry that records it is attached
-(link-1-$p-$who.head): keep it."
+(witnessed-link-1-$p-$who.head): keep it."
 		expect_not_in "$body" "${LINK[blue]}"
 		expect_not_in "$body" "${LINK[red]}"
 		if [[ $who == blue ]]; then
@@ -307,11 +307,11 @@ for who in blue red; do
 	f=$(last_mail $who "turn bundle")
 	cmd=$(mime "$f" body | sed -n '/^    orderly verify/,/^$/p' | sed 's/\\$//' | tr -d '\n')
 	for p in 1 2 3 4 5; do
-		expect_in "$cmd" "--head close-1-$p.head"
+		expect_in "$cmd" "--head witnessed-close-1-$p.head"
 	done
 	# the heads he kept are not mailed again under their names
 	expect_not_in "$(mime "$f" attachments)" "close-1-"
-	expect_in "$(mime "$f" body)" "close-1-P.head came with the mail of phase P's close"
+	expect_in "$(mime "$f" body)" "witnessed-close-1-P.head came with the mail of phase P's close"
 	# and the record witness --link-for kept of the closes he answered,
 	# which fails a close answered on a copy of the game
 	expect_in "$cmd" "--record YOUR.key.links"
@@ -320,15 +320,15 @@ your key file of every close head you answered; with it verify fails
 on a close you answered on a copy of the game"
 	[[ -s "$TMP/$who/$who.key.links" ]] || fail "$who: witness --link-for kept no record beside his key"
 	cmd=${cmd/GAME-KEY/$(opening_key $who)}
-	cmd=${cmd/RECEIPT/receipt-1-$who-1.head}
+	cmd=${cmd/RECEIPT/witnessed-receipt-1-$who-1.head}
 	cmd=${cmd/YOUR.key.links/$who.key.links}
 	cmd=${cmd/orderly verify/\"\$ORDERLY\" verify}
 	for p in 1 2 3 4 5; do
-		cmd+=" --head link-1-$p-$who.head"
+		cmd+=" --head witnessed-link-1-$p-$who.head"
 	done
 	out=$(cd "$TMP/$who" && eval "$cmd" 2>&1) || fail "$who: '$cmd' failed: $out"
 	expect_in "$out" "verified: every check holds"
-	expect_in "$out" "ok: receipt receipt-1-$who-1.head (signed by the game's key, entry "
+	expect_in "$out" "ok: receipt witnessed-receipt-1-$who-1.head (signed by the game's key, entry "
 	expect_in "$out" "the head you kept of turn 1's link (entry "
 	expect_in "$out" "the head you kept of turn 1's close"
 	expect_in "$out" "the head your witness record keeps of turn 1's close"
@@ -379,8 +379,8 @@ expect_eq "$(sqlu "SELECT count(*) FROM log WHERE turn = 2 AND kind = 'resolve' 
 expect_eq "$(count blue "phase closed")" 7 "blue's mails of a phase's close after turn 2"
 expect_eq "$(count blue "turn bundle")" 2 "blue's bundle mails"
 cmd=$(mime "$(last_mail blue "turn bundle")" body | sed -n '/^    orderly verify/,/^$/p')
-expect_in "$cmd" "--head close-2-1.head"
-expect_in "$cmd" "--head close-2-2.head"
+expect_in "$cmd" "--head witnessed-close-2-1.head"
+expect_in "$cmd" "--head witnessed-close-2-2.head"
 expect_not_in "$cmd" "close-2-3"
 expect_in "$cmd" "--record YOUR.key.links"
 # turn 3 sealed with no sheet: a stand-in has no chain and owes no link

@@ -1681,7 +1681,7 @@ static void seal_now(const struct ord_keypair *kp)
  * mails nothing again. */
 START_TEST(test_seal_mail_sealed_head)
 {
-	struct attachments a = { ORD_BUF_INIT, "sealed-1-blue.head", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-sealed-1-blue.head", ORD_BUF_INIT };
 	struct ord_buf body = ORD_BUF_INIT;
 	unsigned char blue[32], red[32], pk[32];
 	char hex[65], want[400];
@@ -1694,33 +1694,33 @@ START_TEST(test_seal_mail_sealed_head)
 	side_commitment("blue", blue, pk);
 	side_commitment("red", red, pk);
 	newest_mail("blue@club.test", "turn sealed", &body, &a);
-	ck_assert_str_eq(a.names.buf, "seal-1.head\nsealed-1-blue.head\n");
+	ck_assert_str_eq(a.names.buf, "cross-seal-1.head\ncross-sealed-1-blue.head\n");
 	assert_sealed_head(&a.text, blue, pk);
 	ck_assert_in(a.text.buf, "# turn 1, side blue, version 1, commitment ");
 	mail_hex(hex, blue, 32);
 	snprintf(want, sizeof(want),
 		 "The head of the seal the game signed for your side is attached too\n"
-		 "(sealed-1-blue.head): the sheet the seal took for your side, signed,\n"
+		 "(cross-sealed-1-blue.head): the sheet the seal took for your side, signed,\n"
 		 "    version 1, commitment %s\n"
 		 "Keep it. Check now that this commitment is the one of your last\n"
 		 "receipt",
 		 hex);
 	ck_assert_in(body.buf, want);
-	ck_assert_in(body.buf, "'orderly verify BUNDLE --receipt sealed-1-blue.head'\n"
+	ck_assert_in(body.buf, "'orderly verify BUNDLE --receipt cross-sealed-1-blue.head'\n"
 			       "holds the seal to it.\n");
 	ck_assert_not_in(body.buf, "orderly witness");
 	/* red's own, the NMR policy's sheet; not blue's */
-	a.want = "sealed-1-red.head";
+	a.want = "cross-sealed-1-red.head";
 	newest_mail("red@club.test", "turn sealed: your orders were not received (NMR)", &body, &a);
-	ck_assert_str_eq(a.names.buf, "seal-1.head\nsealed-1-red.head\n");
+	ck_assert_str_eq(a.names.buf, "cross-seal-1.head\ncross-sealed-1-red.head\n");
 	assert_sealed_head(&a.text, red, pk);
 	ck_assert(memcmp(red, blue, 32));
 	ck_assert_in(body.buf, "Keep it. It is the NMR policy's sheet (below).\n");
 	ck_assert_not_in(body.buf, "sealed-1-blue.head");
 	/* the referee's: the seal's head alone */
-	a.want = "seal-1.head";
+	a.want = "cross-seal-1.head";
 	newest_mail("referee@club.test", "turn sealed", &body, &a);
-	ck_assert_str_eq(a.names.buf, "seal-1.head\n");
+	ck_assert_str_eq(a.names.buf, "cross-seal-1.head\n");
 	n = outbox_count();
 	tick_at(T0 + 120);
 	ck_assert_uint_eq(outbox_count(), n);
@@ -1762,7 +1762,7 @@ static void resolve_all(int exchange)
  * it is (it said both). */
 START_TEST(test_referee_bundle_seal_head)
 {
-	struct attachments a = { ORD_BUF_INIT, "seal-1.head", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-seal-1.head", ORD_BUF_INIT };
 	struct ord_buf body = ORD_BUF_INIT;
 
 	tick_at(T0);
@@ -1770,12 +1770,12 @@ START_TEST(test_referee_bundle_seal_head)
 	seal_now(NULL);
 	tick_at(T0 + 60);
 	newest_mail("referee@club.test", "turn sealed", &body, &a);
-	ck_assert_str_eq(a.names.buf, "seal-1.head\n");
+	ck_assert_str_eq(a.names.buf, "cross-seal-1.head\n");
 	resolve_all(1);
 	tick_at(T0 + 120);
 	newest_mail("referee@club.test", "turn bundle", &body, &a);
 	ck_assert_not_in(a.names.buf, "seal-1.head");
-	ck_assert_in(body.buf, "seal-1.head came with the mail of the turn's seal.\n");
+	ck_assert_in(body.buf, "cross-seal-1.head came with the mail of the turn's seal.\n");
 	ck_assert_not_in(body.buf, "seal-1.head is attached");
 	ord_buf_release(&body);
 	ord_buf_release(&a.names);
@@ -1790,7 +1790,7 @@ END_TEST
  * after it (the report then reads as exchanged). */
 START_TEST(test_report_file_and_diff)
 {
-	struct attachments a = { ORD_BUF_INIT, "report-1-blue.txt", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-report-1-blue.txt", ORD_BUF_INIT };
 	struct ord_buf body = ORD_BUF_INIT;
 	int late;
 
@@ -1800,7 +1800,7 @@ START_TEST(test_report_file_and_diff)
 		if (late) {
 			judge_teardown();
 			judge_setup();
-			a.want = "report-1-blue-exchanged.txt";
+			a.want = "cross-report-1-blue-exchanged.txt";
 		}
 		tick_at(T0);
 		seal_now(NULL);
@@ -1808,8 +1808,8 @@ START_TEST(test_report_file_and_diff)
 		resolve_all(late);
 		tick_at(T0 + 120);
 		newest_mail("blue@club.test", "turn report", &body, &a);
-		ck_assert_str_eq(a.names.buf,
-				 late ? "report-1-blue-exchanged.txt\n" : "report-1-blue.txt\n");
+		ck_assert_str_eq(a.names.buf, late ? "cross-report-1-blue-exchanged.txt\n"
+						   : "cross-report-1-blue.txt\n");
 		line = strstr(body.buf, "\n\n");
 		ck_assert_ptr_nonnull(line);
 		ck_assert_str_eq(line + 2, a.text.buf);
@@ -1821,9 +1821,9 @@ START_TEST(test_report_file_and_diff)
 		}
 		newest_mail("blue@club.test", "turn bundle", &body, &a);
 		ck_assert_in(body.buf, late ? "command above with\n    --report blue | diff "
-					      "report-1-blue-exchanged.txt -\n"
+					      "cross-report-1-blue-exchanged.txt -\n"
 					    : "command above with\n    --report blue --resolved | diff "
-					      "report-1-blue.txt -\n");
+					      "cross-report-1-blue.txt -\n");
 		ck_assert_not_in(body.buf, "word for word");
 	}
 	ord_buf_release(&body);
@@ -1834,15 +1834,18 @@ END_TEST
 
 /* Witnessed dice: the seal mail says to give the sealed head to witness
  * --link-for, and the close mail's command names it as --receipt, filled
- * in (sealed-1-blue.head), with why: a receipt shows the sheet stored,
+ * in (cross-sealed-1-blue.head), with why: a receipt shows the sheet stored,
  * not the one sealed.  A game whose key is kept outside its file: no
  * sealed head is signed, the seal mail goes out with the seal's head
  * alone and the close mail's command asks for the RECEIPT as before.  A
  * seal mail an earlier orderly queued, which attached none: that side's
- * close mail asks for the RECEIPT, the other's names its sealed head. */
+ * close mail asks for the RECEIPT, the other's names its sealed head.
+ * Mails of the opening and the seal an orderly before game-named files
+ * queued: the close mail names open-1.head and sealed-1-blue.head, as
+ * they came. */
 START_TEST(test_close_mail_names_sealed_head)
 {
-	struct attachments a = { ORD_BUF_INIT, "sealed-1-blue.head", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-sealed-1-blue.head", ORD_BUF_INIT };
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_create_opts co;
 	struct ord_keypair kp;
@@ -1850,8 +1853,8 @@ START_TEST(test_close_mail_names_sealed_head)
 	int variant;
 
 	ord_keypair_generate(&kp);
-	for (variant = 0; variant <= 2; variant++) {
-		int keyless = variant == 1, older = variant == 2;
+	for (variant = 0; variant <= 3; variant++) {
+		int keyless = variant == 1, older = variant == 2, upgraded = variant == 3;
 		struct ord_submit_opts so;
 		struct ord_receipt r;
 		struct ord_diag diag;
@@ -1887,10 +1890,23 @@ START_TEST(test_close_mail_names_sealed_head)
 			ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
 			ck_assert_int_eq(sqlite3_exec(db,
 						      "UPDATE mail_outbox SET bytes = CAST(replace(CAST(bytes AS TEXT), "
-						      "'sealed-1-blue.head', 'x') AS BLOB) WHERE key = 'seal/1/blue'",
+						      "'cross-sealed-1-blue.head', 'x') AS BLOB) WHERE key = 'seal/1/blue'",
 						      NULL, NULL, NULL),
 					 SQLITE_OK);
 			ck_assert_int_eq(sqlite3_changes(db), 1);
+			sqlite3_close(db);
+		}
+		if (upgraded) {
+			/* the mails of the opening and the seal as an orderly
+			 * before game-named files composed them */
+			sqlite3 *db;
+			tick_at(T0 + 30);
+			ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+			ck_assert_int_eq(sqlite3_exec(db,
+						      "UPDATE mail_outbox SET bytes = CAST(replace(CAST(bytes AS TEXT), "
+						      "'cross-', '') AS BLOB)",
+						      NULL, NULL, NULL),
+					 SQLITE_OK);
 			sqlite3_close(db);
 		}
 		ck_assert_int_eq(ord_game_open(&g, jgame), 0);
@@ -1901,14 +1917,14 @@ START_TEST(test_close_mail_names_sealed_head)
 		tick_at(T0 + 60);
 		newest_mail("blue@club.test", "turn sealed", &body, &a);
 		if (keyless) {
-			ck_assert_str_eq(a.names.buf, "seal-1.head\n");
+			ck_assert_str_eq(a.names.buf, "cross-seal-1.head\n");
 			ck_assert_not_in(body.buf, "sealed-1-blue.head");
-		} else if (!older) {
+		} else if (!older && !upgraded) {
 			side_commitment("blue", top, pk);
 			ck_assert(!memcmp(top, r.commitment, 32));
 			assert_sealed_head(&a.text, r.commitment, pk);
 			ck_assert_in(body.buf,
-				     "Give it to 'orderly witness --link-for' as --receipt sealed-1-blue.head,\n"
+				     "Give it to 'orderly witness --link-for' as --receipt cross-sealed-1-blue.head,\n"
 				     "with --commitment, before you reveal a link: it gives none when\n"
 				     "the seal took another sheet");
 		}
@@ -1917,20 +1933,35 @@ START_TEST(test_close_mail_names_sealed_head)
 			ck_assert_in(body.buf, "        --receipt RECEIPT --commitment COMMITMENT\n\n");
 			ck_assert_in(body.buf,
 				     "RECEIPT: the receipt file the receipt mail of the last "
-				     "orders you sent\nfor turn 1 attached (receipt-1-blue-V.head)");
+				     "orders you sent\nfor turn 1 attached (cross-receipt-1-blue-V.head)");
 			ck_assert_not_in(body.buf, "sealed-1-blue.head");
 			if (older) {
 				newest_mail("red@club.test", "phase closed", &body, &a);
 				ck_assert_in(body.buf,
-					     "--receipt sealed-1-red.head --commitment COMMITMENT\n");
+					     "--receipt cross-sealed-1-red.head --commitment COMMITMENT\n");
 			}
 			continue;
 		}
+		if (upgraded) {
+			/* each file as the mail that brought it named it */
+			ck_assert_in(body.buf,
+				     "    orderly witness --link-for --head cross-close-1-1.head");
+			ck_assert_in(body.buf,
+				     "        --phase 1 --turn 1 --opening open-1.head \\\n"
+				     "        --receipt sealed-1-blue.head --commitment COMMITMENT\n\n");
+			ck_assert_in(body.buf,
+				     "\nsealed-1-blue.head: the head of the seal the game signed");
+			ck_assert_not_in(body.buf, "cross-open");
+			ck_assert_not_in(body.buf, "cross-sealed");
+			newest_mail("red@club.test", "phase closed", &body, &a);
+			ck_assert_in(body.buf, "--receipt sealed-1-red.head --commitment COMMITMENT\n");
+			continue;
+		}
 		ck_assert_in(body.buf,
-			     "        --phase 1 --turn 1 --opening open-1.head \\\n"
-			     "        --receipt sealed-1-blue.head --commitment COMMITMENT\n\n");
+			     "        --phase 1 --turn 1 --opening cross-open-1.head \\\n"
+			     "        --receipt cross-sealed-1-blue.head --commitment COMMITMENT\n\n");
 		ck_assert_in(body.buf,
-			     "sealed-1-blue.head: the head of the seal the game signed for your side,\n"
+			     "cross-sealed-1-blue.head: the head of the seal the game signed for your side,\n"
 			     "which the mail of the turn's seal attached (lost, the referee signs\n"
 			     "it again: 'orderly head GAME --at sealed --side blue'): it states\n"
 			     "the sheet the seal took for you, where a receipt shows only a sheet\n"
@@ -1938,8 +1969,128 @@ START_TEST(test_close_mail_names_sealed_head)
 		ck_assert_not_in(body.buf, "RECEIPT");
 		/* red's names red's own */
 		newest_mail("red@club.test", "phase closed", &body, &a);
-		ck_assert_in(body.buf, "--receipt sealed-1-red.head --commitment COMMITMENT\n");
+		ck_assert_in(body.buf, "--receipt cross-sealed-1-red.head --commitment COMMITMENT\n");
 	}
+	ord_buf_release(&body);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
+/* Every file the judge mails is named after the game, sanitized: a game
+ * file "Slaget ved Dybbøl 1864.orderly" (mail-in --game, tick) mails
+ * Slaget_ved_Dybboel_1864-receipt-1-blue-1.head, and its mails name the
+ * files so. */
+START_TEST(test_files_named_after_odd_game)
+{
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT;
+	struct ord_create_opts co;
+	char *res;
+
+	snprintf(jgame, sizeof(jgame), "%s/Slaget ved Dybbøl 1864.orderly", jdir);
+	memset(&co, 0, sizeof(co));
+	co.fixed_dice = 1;
+	judge_remake(&co);
+	tick_at(T0);
+	newest_mail("blue@club.test", "turn open", &body, &a);
+	ck_assert_str_eq(a.names.buf, "Slaget_ved_Dybboel_1864-open-1.head\n");
+	ck_assert_in(body.buf, "The signed head of the turn's opening is attached "
+			       "(Slaget_ved_Dybboel_1864-open-1.head) and below.\n");
+	ck_assert_in(body.buf, "    orderly sign --head Slaget_ved_Dybboel_1864-open-1.head --pubkey ");
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n");
+	ck_assert_in(res, "orders of blue stored");
+	free(res);
+	newest_mail("blue@club.test", "receipt", &body, &a);
+	ck_assert_str_eq(a.names.buf, "Slaget_ved_Dybboel_1864-receipt-1-blue-1.head\n");
+	ck_assert_in(body.buf,
+		     "Keep the attached receipt Slaget_ved_Dybboel_1864-receipt-1-blue-1.head:");
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	newest_mail("blue@club.test", "turn sealed", &body, &a);
+	ck_assert_str_eq(a.names.buf, "Slaget_ved_Dybboel_1864-seal-1.head\n"
+				      "Slaget_ved_Dybboel_1864-sealed-1-blue.head\n");
+	resolve_all(1);
+	tick_at(T0 + 120);
+	newest_mail("blue@club.test", "turn report", &body, &a);
+	ck_assert_str_eq(a.names.buf, "Slaget_ved_Dybboel_1864-report-1-blue-exchanged.txt\n");
+	newest_mail("blue@club.test", "turn bundle", &body, &a);
+	ck_assert_str_eq(a.names.buf, "Slaget_ved_Dybboel_1864-turn-1.xml\n"
+				      "Slaget_ved_Dybboel_1864-exchange-1.head\n");
+	ck_assert_in(body.buf,
+		     "    orderly verify Slaget_ved_Dybboel_1864-turn-1.xml --pubkey GAME-KEY --receipt "
+		     "RECEIPT \\\n"
+		     "        --receipt Slaget_ved_Dybboel_1864-sealed-1-blue.head \\\n"
+		     "        --head Slaget_ved_Dybboel_1864-open-1.head \\\n"
+		     "        --head Slaget_ved_Dybboel_1864-seal-1.head \\\n"
+		     "        --head Slaget_ved_Dybboel_1864-exchange-1.head\n");
+	ck_assert_in(body.buf,
+		     "--report blue | diff Slaget_ved_Dybboel_1864-report-1-blue-exchanged.txt -\n");
+	ck_assert_in(body.buf,
+		     "sent for turn 1 attached, Slaget_ved_Dybboel_1864-receipt-1-blue-V.head,");
+	ord_buf_release(&body);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
+/* A game upgraded while it runs: the mails an orderly before game-named
+ * files queued (open-1.head, seal-1.head, sealed-1-blue.head,
+ * report-1-blue.txt) are not queued again under the new names (a mail is
+ * queued once by its kind, turn and side, whatever it attaches), and the
+ * later bundle mail names each file as the player got it: the old names
+ * beside the new ones of what it attaches itself. */
+START_TEST(test_files_named_before_upgrade)
+{
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT;
+	sqlite3 *db;
+	size_t n;
+
+	tick_at(T0);
+	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	resolve_all(0);
+	tick_at(T0 + 120);
+	newest_mail("blue@club.test", "turn report", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-report-1-blue.txt\n");
+	/* every mail so far as the earlier orderly composed it */
+	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db,
+				      "UPDATE mail_outbox SET bytes = CAST(replace(CAST(bytes AS TEXT), "
+				      "'cross-', '') AS BLOB) WHERE instr(bytes, CAST('cross-' AS BLOB))",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_changes(db), 8); /* 2 open, 1 receipt, 3 seal, 2 report */
+	sqlite3_close(db);
+	newest_mail("blue@club.test", "turn sealed", &body, &a);
+	ck_assert_str_eq(a.names.buf, "seal-1.head\nsealed-1-blue.head\n");
+	n = outbox_count();
+	tick_at(T0 + 150); /* the upgraded orderly's look: nothing again */
+	ck_assert_uint_eq(outbox_count(), n);
+	resolve_all(1);
+	tick_at(T0 + 180);
+	/* the bundles, and turn 2's openings, under the new names */
+	ck_assert_uint_eq(outbox_count(), n + 5);
+	newest_mail("blue@club.test", "turn open", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-open-2.head\n");
+	newest_mail("blue@club.test", "turn bundle", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-turn-1.xml\ncross-exchange-1.head\n");
+	ck_assert_in(body.buf,
+		     "    orderly verify cross-turn-1.xml --pubkey GAME-KEY --receipt RECEIPT \\\n"
+		     "        --receipt sealed-1-blue.head \\\n"
+		     "        --head open-1.head \\\n"
+		     "        --head seal-1.head \\\n"
+		     "        --head cross-exchange-1.head\n");
+	ck_assert_in(body.buf, "open-1.head came with the mail of the turn's opening.\n"
+			       "seal-1.head came with the mail of the turn's seal.\n"
+			       "sealed-1-blue.head came with it too:");
+	ck_assert_in(body.buf, "cross-exchange-1.head is attached.\n");
+	ck_assert_in(body.buf, "--report blue --resolved | diff report-1-blue.txt -\n");
+	ck_assert_not_in(body.buf, "cross-open");
+	ck_assert_not_in(body.buf, "cross-seal");
+	ck_assert_not_in(body.buf, "cross-report");
 	ord_buf_release(&body);
 	ord_buf_release(&a.names);
 	ord_buf_release(&a.text);
@@ -2049,6 +2200,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_close_mail_names_sealed_head);
 	tcase_add_test(judge, test_referee_bundle_seal_head);
 	tcase_add_test(judge, test_report_file_and_diff);
+	tcase_add_test(judge, test_files_named_after_odd_game);
+	tcase_add_test(judge, test_files_named_before_upgrade);
 	suite_add_tcase(s, judge);
 	return s;
 }
