@@ -14,7 +14,7 @@
 /* The version this header describes; the oldest a core accepts.  As with
  * rulesets (ruleset.h), slots are only appended and the core checks
  * n->version >= N before calling a slot of version N. */
-#define ORD_NOTATION_VERSION 2
+#define ORD_NOTATION_VERSION 3
 #define ORD_NOTATION_VERSION_MIN 1
 #define ORD_NOTATION_HAS(n, v) ((n)->version >= (v))
 #define ORD_NOTATION_INIT .version = ORD_NOTATION_VERSION
@@ -100,6 +100,21 @@ struct ord_notation {
 	 * writes it.  NULL: words as written. */
 	ord_word_key word_key;
 	/* version 2 ends here */
+
+	/* version 3 */
+	/* The value the sheet gives written read as its words (orderly.h,
+	 * ord_word_value): each word of written (apart by spaces or '_')
+	 * an order symbol or a word argument of the sheet in any spelling
+	 * the sheet takes (ordre: "kar", "KARRÉ", "skk", "TT", "kardæsk"),
+	 * given as parse gives its token's value ("karre", "skyttekaede",
+	 * "tilbagetog", "SK"), the words' values joined by '_' ("skyttekæde
+	 * tæt": "skyttekaede_taet"), into out (reset first): 1; 0 when a
+	 * word is none of the sheet's.  The core takes a word value
+	 * (ORD_KEY_ENUM) of an event so too when the value it gives is one
+	 * of the key's list, and records that.  From the notation's own
+	 * tables, the ones parse reads.  NULL: none but word_key's. */
+	ord_word_value word_value;
+	/* version 3 ends here */
 };
 
 /* Orderly's reading of a stored sheet: every order of bytes as nt parses

@@ -263,6 +263,10 @@ void ord_words_hint(struct ord_buf *out, const char *list, const char *written);
 /* The key a word is matched by: the folded form of s..e (valid UTF-8)
  * into key, reset first (a notation's word_key, notation.h). */
 typedef void (*ord_word_key)(struct ord_buf *key, const unsigned char *s, const unsigned char *e);
+/* The value a notation's sheet gives written (valid UTF-8), read as its
+ * words, into out (reset first): 1, or 0 when it is no words of the sheet
+ * (a notation's word_value, notation.h). */
+typedef int (*ord_word_value)(struct ord_buf *out, const char *written);
 /* The word of list whose key is written's (key NULL: written itself),
  * copied to out (reset first) as list writes it: 1, else 0. */
 int ord_words_keyed(struct ord_buf *out, const char *list, const char *written, ord_word_key key);

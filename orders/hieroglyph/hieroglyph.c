@@ -176,4 +176,5 @@ const struct ord_notation ord_notation_hieroglyph = {
 	/* parse */ parse,
 	/* format */ format,
 	/* word_key */ NULL, /* an event's words as its key spec writes them */
+	/* word_value */ NULL,
 };

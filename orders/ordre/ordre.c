@@ -918,6 +918,50 @@ static const struct ord_text_rules rules = {
 	/* format_token */ ks_format_token,
 };
 
+/*
+ * The notation's word_value (notation.h): each word of written (apart by
+ * spaces or '_') read as parse_word reads a word of the sheet, by its
+ * fold, first as an order symbol (its code), then as a word argument (its
+ * value), the values joined by '_': "kar" karre, "skyttekæde tæt"
+ * skyttekaede_taet, "TT" tilbagetog, "kardæsk" SK.  The same tables as
+ * the sheet's, no copy; written is valid UTF-8 (the core's word_key
+ * reads no other either).
+ */
+static int word_value(struct ord_buf *out, const char *written)
+{
+	struct ord_buf key = ORD_BUF_INIT;
+	const unsigned char *s = (const unsigned char *)written, *e;
+	const struct code_def *d;
+	const char *value;
+	enum kind k;
+	int i, n = 0, ok = 1;
+
+	ord_buf_reset(out);
+	for (;;) {
+		while (*s == ' ' || *s == '_')
+			s++;
+		if (!*s)
+			break;
+		for (e = s; *e && *e != ' ' && *e != '_'; e++)
+			;
+		fold(&key, s, e);
+		if ((d = find_code(key.buf)) != NULL) {
+			value = d->code;
+		} else if ((i = find_word(key.buf, &k)) >= 0) {
+			value = words[k].defs[i].value;
+		} else {
+			ok = 0;
+			break;
+		}
+		if (n++)
+			ord_buf_addch(out, '_');
+		ord_buf_adds(out, value);
+		s = e;
+	}
+	ord_buf_release(&key);
+	return ok && n > 0;
+}
+
 static int parse(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag)
 {
 	struct parser ps;
@@ -943,4 +987,5 @@ const struct ord_notation ord_notation_ordre = {
 	/* parse */ parse,
 	/* format */ format,
 	/* word_key */ fold,
+	/* word_value */ word_value,
 };

@@ -254,6 +254,7 @@ static const struct ord_notation tpl_notation = {
 	tpl_parse,            /* parse */
 	tpl_format,           /* format */
 	NULL,                 /* word_key (version 2): an event's words as written */
+	NULL,                 /* word_value (version 3): no words of the sheet's */
 };
 
 /* The entry point the core looks up after loading ord_notation_template.so

@@ -21,6 +21,9 @@ struct ord_keys_how {
 	/* Appended to the list of keys an unknown key's message gives. */
 	void (*extra_list)(void *ud, struct ord_buf *out);
 	void *ud;
+	/* How the words are read (ord_key_word), or NULL: as written, and
+	 * no "did you mean". */
+	const struct ord_words_how *words;
 };
 
 /* ord_keys_check, each argument's problems at its column, cols[i] (as
@@ -28,12 +31,31 @@ struct ord_keys_how {
 int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
 		      char *const *argv, const unsigned *cols, struct ord_diag *diag);
 
+/* How the words of a ruleset's sheets are read: its notation's word_key
+ * and word_value (notation.h), each NULL when it has none. */
+struct ord_words_how {
+	ord_word_key key;
+	ord_word_value value;
+};
+
+/* The words_how of ruleset rs: its notation's, none when it has no
+ * notation or one older than the slots (never an error). */
+void ord_words_how_of(struct ord_words_how *out, const struct ord_ruleset *rs);
+
+/* The word of spec s's list (ORD_KEY_ENUM) that value is as the sheets
+ * read their words (w; NULL: as written only): value itself, its key by
+ * w->key ("KARRÉ": karre), else what w->value reads it as when that is of
+ * the list ("kar": karre, "skyttekæde tæt": skyttekaede_taet), copied to
+ * out (reset first) as the list writes it: 1, else 0. */
+int ord_key_word(struct ord_buf *out, const struct ord_key_spec *s, const char *value,
+		 const struct ord_words_how *w);
+
 /* ord_keys_check_at of an event's arguments: a word value (ORD_KEY_ENUM)
- * is matched by key too, the word_key of the game's notation (NULL: as
- * written), and kept as its spec writes it; a word that is none is told
- * the nearest ("did you mean 'karre'?"). */
+ * is read as the game's sheets read their words (ord_key_word; words
+ * NULL: as written), and kept as its spec writes it; a word that is none
+ * is told the nearest ("did you mean 'karre'?"). */
 int ord_keys_check_words(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
-			 char *const *argv, const unsigned *cols, ord_word_key key,
+			 char *const *argv, const unsigned *cols, const struct ord_words_how *words,
 			 struct ord_diag *diag);
 
 /* ord_keys_check on a list of key=value already split (args), worded as

@@ -122,7 +122,7 @@ static void list_flags(void *ud, struct ord_buf *out)
 
 static int check_args(struct ord_calc *c, const struct ord_kv *args)
 {
-	struct ord_keys_how how = { c->cn->what, c->tables, is_flag, list_flags, c };
+	struct ord_keys_how how = { c->cn->what, c->tables, is_flag, list_flags, c, NULL };
 	struct ord_diag d;
 	int err;
 

@@ -163,30 +163,18 @@ static unsigned key_col(int argc, char *const *argv, const unsigned *cols, const
 	return 0;
 }
 
-/* The key the words of ctx's ruleset's sheets are matched by (its
- * notation's word_key, notation.h version 2), NULL when it has none: an
- * event's words are read as its sheets' are ("KARRÉ" is karre). */
-static ord_word_key event_word_key(struct ord_ctx *ctx)
-{
-	const struct ord_notation *nt;
-
-	if (!ctx->rs || !ctx->rs->notation)
-		return NULL;
-	if (ord_notation_find(&nt, ctx->rs->notation) != 0) {
-		ord_error_clear();
-		return NULL;
-	}
-	return ORD_NOTATION_HAS(nt, 2) ? nt->word_key : NULL;
-}
-
 int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 			    char *const *argv, const unsigned *cols, struct ord_kv *out,
 			    struct ord_diag *diag)
 {
 	const struct ord_key_spec *ks;
+	struct ord_words_how words;
 	size_t before = diag->n;
 
-	if (ord_keys_check_words(out, ek->keys, argc, argv, cols, event_word_key(ctx), diag))
+	/* an event's words are read as its game's sheets read theirs
+	 * ("KARRÉ", "kar": karre) */
+	ord_words_how_of(&words, ctx->rs);
+	if (ord_keys_check_words(out, ek->keys, argc, argv, cols, &words, diag))
 		return ORD_EUSAGE;
 	for (ks = ek->keys; ks->name; ks++) {
 		const char *v = ord_kv_get(out, ks->name);

@@ -511,20 +511,89 @@ static const char *yes_no_as(const struct ord_key_spec *s, const char *value)
 	return NULL;
 }
 
-/* How an event's words are read (ord_keys_check_words): by the key of
- * its game's notation, and a word that is none gets the nearest. */
-struct words_how {
-	ord_word_key key; /* the notation's word_key, or NULL: as written */
-};
+/* Is s..s+strlen(s) valid UTF-8?  A notation reads no other. */
+static int utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + strlen(s);
+	uint32_t cp;
+	size_t n;
 
-/* One key=value against the specs (or the extra keys of how); words, for
- * an event's (else NULL). */
+	while (p < e && (n = ord_utf8_decode(p, e, &cp)) > 0)
+		p += n;
+	return p == e;
+}
+
+/* The word of list that value is as w reads the sheets' words. */
+static int sheet_word(struct ord_buf *out, const char *list, const char *value,
+		      const struct ord_words_how *w)
+{
+	if (!list || !*value)
+		return 0;
+	if (ord_words_has(list, value)) {
+		ord_buf_reset(out);
+		ord_buf_adds(out, value);
+		return 1;
+	}
+	if (!w)
+		return 0;
+	if (w->key && ord_words_keyed(out, list, value, w->key))
+		return 1;
+	/* the sheet's other spellings, and its words of two ("kar",
+	 * "skyttekæde tæt"): taken when what the sheet reads is a word of
+	 * the list, stored so (ord_words_has: exactly as it writes it) */
+	if (w->value && utf8_valid(value) && w->value(out, value) && ord_words_has(list, out->buf))
+		return 1;
+	ord_buf_reset(out);
+	return 0;
+}
+
+int ord_key_word(struct ord_buf *out, const struct ord_key_spec *s, const char *value,
+		 const struct ord_words_how *w)
+{
+	return s->type == ORD_KEY_ENUM && sheet_word(out, s->values, value, w);
+}
+
+void ord_words_how_of(struct ord_words_how *out, const struct ord_ruleset *rs)
+{
+	const struct ord_notation *nt;
+
+	out->key = NULL;
+	out->value = NULL;
+	if (!rs || !rs->notation)
+		return;
+	if (ord_notation_find(&nt, rs->notation) != 0) {
+		ord_error_clear();
+		return;
+	}
+	if (ORD_NOTATION_HAS(nt, 2))
+		out->key = nt->word_key;
+	if (ORD_NOTATION_HAS(nt, 3))
+		out->value = nt->word_value;
+}
+
+/* The words spec s takes: an ORD_KEY_ENUM's list, an ORD_KEY_WORD's read
+ * in how's tables (into buf), or NULL. */
+static const char *key_list(const struct ord_key_spec *s, const struct ord_keys_how *how,
+			    struct ord_buf *buf)
+{
+	if (s->type == ORD_KEY_ENUM)
+		return s->values;
+	if (s->type != ORD_KEY_WORD || !how || !how->tables)
+		return NULL;
+	ord_buf_reset(buf);
+	word_values(s, how->tables, buf);
+	return buf->len ? buf->buf : NULL;
+}
+
+/* One key=value against the specs (or the extra keys of how); words, how
+ * the words are read (NULL: as written, and no "did you mean"). */
 static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, const char *key,
 		       const char *value, const struct ord_keys_how *how,
-		       const struct words_how *words, struct ord_diag *diag)
+		       const struct ord_words_how *words, struct ord_diag *diag)
 {
 	const struct ord_key_spec *s;
-	struct ord_buf why = ORD_BUF_INIT;
+	struct ord_buf why = ORD_BUF_INIT, values = ORD_BUF_INIT;
+	const char *list;
 	double d;
 
 	for (s = specs; s->name; s++)
@@ -538,16 +607,18 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 			ord_kv_set(out, key, value);
 		} else if ((as = yes_no_as(s, value)) != NULL) {
 			ord_kv_set(out, key, as);
-		} else if (words && words->key && s->type == ORD_KEY_ENUM && s->values &&
-			   ord_words_keyed(&why, s->values, value, words->key)) {
-			/* the sheet's spelling of a word ("KARRÉ"): recorded
-			 * as the spec writes it ("karre"), as a unit named is
-			 * by its id, so the log reads the same to a replay */
+		} else if (words && (s->type == ORD_KEY_ENUM || s->type == ORD_KEY_WORD) &&
+			   (list = key_list(s, how, &values)) != NULL &&
+			   sheet_word(&why, list, value, words)) {
+			/* the sheet's spelling of a word ("KARRÉ", "kar",
+			 * "skyttekæde tæt"): recorded as the spec writes it
+			 * ("karre", "skyttekaede_taet"), as a unit named is by
+			 * its id, so the log reads the same to a replay */
 			ord_kv_set(out, key, why.buf);
 		} else {
 			bad_value(s, value, how, &why);
-			if (words && s->type == ORD_KEY_ENUM && s->values)
-				ord_words_hint_key(&why, s->values, value, words->key);
+			if (words && (list = key_list(s, how, &values)) != NULL)
+				ord_words_hint_key(&why, list, value, words->key);
 			ord_diag_add(diag, 0, 0, NULL, NULL, "%s", why.buf);
 		}
 	} else if (how && how->extra && how->extra(how->ud, key)) {
@@ -582,6 +653,7 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 		ord_buf_release(&hint);
 	}
 	ord_buf_release(&why);
+	ord_buf_release(&values);
 }
 
 /* After the pairs: required keys missing, defaults filled. given(name)
@@ -632,7 +704,7 @@ static int kv_given(const void *args, const char *name)
 }
 
 static int keys_check(struct ord_kv *out, const struct ord_key_spec *specs, int argc, char *const *argv,
-		      const unsigned *cols, const struct words_how *words, struct ord_diag *diag)
+		      const unsigned *cols, const struct ord_words_how *words, struct ord_diag *diag)
 {
 	struct argv_list a = { argc, argv };
 	size_t before = diag->n, at, k;
@@ -672,12 +744,10 @@ int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int 
 }
 
 int ord_keys_check_words(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
-			 char *const *argv, const unsigned *cols, ord_word_key key,
+			 char *const *argv, const unsigned *cols, const struct ord_words_how *words,
 			 struct ord_diag *diag)
 {
-	struct words_how words = { key };
-
-	return keys_check(out, specs, argc, argv, cols, &words, diag);
+	return keys_check(out, specs, argc, argv, cols, words, diag);
 }
 
 int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, const struct ord_kv *args,
@@ -686,7 +756,8 @@ int ord_keys_check_how(struct ord_kv *out, const struct ord_key_spec *specs, con
 	size_t before = diag->n, i;
 
 	for (i = 0; args && i < args->n; i++)
-		check_pair(out, specs, args->items[i].key, args->items[i].value, how, NULL, diag);
+		check_pair(out, specs, args->items[i].key, args->items[i].value, how,
+			   how ? how->words : NULL, diag);
 	if (args)
 		check_missing(out, specs, kv_given, args, how, diag);
 	else

@@ -466,8 +466,29 @@ expect_exit 65 ord event ord-ks.game --file ord-ks.txt
 expect_in "$ERR" "ord-ks.txt:2:19: 'KARÉ' is not valid for 'formation' (expected one of "
 expect_in "$ERR" "svaerm_tynd): did you mean 'karre'?"
 expect_eq "$(sha ord-ks.game)" "$sha_before" "the game file after the refused words"
+cp ord-ks.game ord-ks-short.game
 expect_exit 0 ord event ord-ks.game formation unit=D8 formation=KARRÉ
 expect_eq "$(args ord-ks.game D8 formation)" "unit=D8 formation=karre " "the sheet's spelling, stored as the spec's"
+# and what the sheet takes for the same word: its short forms (FORM kar,
+# FORM ak), its words of two (FORM skyttekæde tæt), stored as the list
+# writes them; what the sheet reads as no word of the list is refused as
+# any wrong word, the game file unchanged
+sha_short=$(sha ord-ks-short.game)
+expect_exit 64 ord event ord-ks-short.game formation unit=D8 formation=skk
+expect_line "$ERR" "^orderly: 'skk' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\)$"
+expect_exit 64 ord event ord-ks-short.game formation unit=D8 "formation=tæt skyttekæde"
+expect_line "$ERR" "^orderly: 'tæt skyttekæde' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\)$"
+expect_eq "$(sha ord-ks-short.game)" "$sha_short" "the game file after the refused words"
+expect_exit 0 ord event ord-ks-short.game formation unit=D8 formation=kar
+expect_eq "$(args ord-ks-short.game D8 formation)" "unit=D8 formation=karre " "the sheet's short form, stored as the spec's"
+expect_exit 0 ord event ord-ks-short.game formation unit=L1 formation=AK
+expect_eq "$(args ord-ks-short.game L1 formation)" "unit=L1 formation=angrebskolonne " "the sheet's short form AK"
+expect_exit 65 ord event ord-ks-short.game formation unit=D3 "formation=skyttekæde tæt"
+expect_line "$ERR" "^orderly: unit 'D3' formed tæt skyttekæde but its sheet orders no 'FORM tæt skyttekæde' \\(4\\.3\\)$"
+expect_exit 0 ord event ord-ks-short.game formation unit=D3 "formation=skyttekæde tæt" --override "ordered by word of mouth"
+expect_eq "$(args ord-ks-short.game D3 formation)" "unit=D3 formation=skyttekaede_taet " "the sheet's two words"
+expect_exit 0 ord audit ord-ks-short.game
+expect_in "$OUT" "clean"
 expect_exit 0 ord resolve ord-ks.game --phase fredelige-flytninger
 expect_exit 0 ord audit ord-ks.game
 expect_in "$OUT" "clean"

@@ -6040,7 +6040,7 @@ END_TEST
 /* What the core's reading of an event's arguments (ord_phase_event_args,
  * as an event is recorded and replayed) keeps for key, or its first
  * problem whole. */
-static const char *read_arg(const char *kind, const char *args, const char *key)
+static const char *read_arg_sep(const char *kind, const char *args, const char *sep, const char *key)
 {
 	static char buf[1024];
 	const struct ord_event_kind *ek = ord_ruleset_event_kind(rs, kind);
@@ -6050,7 +6050,7 @@ static const char *read_arg(const char *kind, const char *args, const char *key)
 	int argc = 0;
 
 	ck_assert_ptr_nonnull(ek);
-	for (tok = strtok_r(copy, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
+	for (tok = strtok_r(copy, sep, &save); tok && argc < 15; tok = strtok_r(NULL, sep, &save))
 		argv[argc++] = tok;
 	ord_diag_init(&d);
 	ord_kv_init(&kv);
@@ -6062,6 +6062,11 @@ static const char *read_arg(const char *kind, const char *args, const char *key)
 	ord_diag_release(&d);
 	free(copy);
 	return buf;
+}
+
+static const char *read_arg(const char *kind, const char *args, const char *key)
+{
+	return read_arg_sep(kind, args, " ", key);
 }
 
 /* An event's words take the spellings the sheet takes (case, æ ø å as ae
@@ -6097,9 +6102,48 @@ START_TEST(test_event_words_as_the_sheet)
 			 "'IV' is not valid for 'zone' (expected one of I II III)");
 	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=firkant", "formation"),
 			 "'firkant' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
-	/* the sheet's short forms (kar, ak) are other words, not spellings */
-	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=kar", "formation"),
-			 "'kar' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+}
+END_TEST
+
+/* An event's words take what the sheet takes for the same word (the
+ * ordre notation's word_value, from its own tables): its short forms
+ * and other spellings, and the formation with its density as two words,
+ * each stored as the key's list writes it; what the sheet reads as no
+ * word of the list is refused, said as before */
+START_TEST(test_event_words_as_the_sheets_words)
+{
+	cast();
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=kar", "formation"), "karre");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=KAR", "formation"), "karre");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=ak", "formation"), "angrebskolonne");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=LINJE", "formation"), "linie");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=bataljonsmasse", "formation"),
+			 "bataillonsmasse");
+	ck_assert_str_eq(read_arg_sep("formation", "unit=D1|formation=skyttekæde tæt", "|", "formation"),
+			 "skyttekaede_taet");
+	ck_assert_str_eq(read_arg_sep("formation", "unit=D1|formation=SKK TYND", "|", "formation"),
+			 "skyttekaede_tynd");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=sv_tynd", "formation"),
+			 "svaerm_tynd");
+	ck_assert_str_eq(read_arg("artilleri", "unit=A1 maal=L1 ammo=kardæsk", "ammo"), "SK");
+	ck_assert_str_eq(read_arg("genforsyning", "unit=A1 ammo=GRANAT", "ammo"), "SG");
+	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=TT", "reaktion"), "tilbagetog");
+	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=retræte", "reaktion"), "tilbagetog");
+	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=MA", "reaktion"), "modangreb");
+	/* the list's own words first: hob is no word of the sheet's */
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=hob", "formation"), "hob");
+	/* what the sheet reads as no word of the list: refused */
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=skk", "formation"),
+			 "'skk' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+	ck_assert_str_eq(read_arg_sep("formation", "unit=D1|formation=tæt skyttekæde", "|", "formation"),
+			 "'tæt skyttekæde' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=kardæsk", "formation"),
+			 "'kardæsk' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=ST", "reaktion"),
+			 "'ST' is not valid for 'reaktion' (expected one of forsvar modangreb "
+			 "tilbagetog)");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=kra", "formation"),
+			 "'kra' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
 }
 END_TEST
 
@@ -7846,6 +7890,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_words_of_results);
 	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_event_words_as_the_sheet);
+	tcase_add_test(tc, test_event_words_as_the_sheets_words);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_british_cavalry_holds_on);
 	tcase_add_test(tc, test_mutual_attack);

@@ -142,6 +142,64 @@ START_TEST(test_word_key)
 }
 END_TEST
 
+/* What the sheet reads a word (or words) of an event as (notation.h,
+ * word_value): its tables' values, "-" when it is none of the sheet's */
+static const char *word_value(const char *w)
+{
+	static char out[64];
+	struct ord_buf b = ORD_BUF_INIT;
+
+	if (ord_notation_ordre.word_value(&b, w))
+		snprintf(out, sizeof(out), "%s", b.buf);
+	else
+		snprintf(out, sizeof(out), "-");
+	ord_buf_release(&b);
+	return out;
+}
+
+START_TEST(test_word_value)
+{
+	const struct ord_notation *n = NULL;
+
+	ck_assert(ORD_NOTATION_HAS(&ord_notation_ordre, 3));
+	ck_assert_ptr_nonnull(ord_notation_ordre.word_value);
+	/* the word tables' spellings, as FORM, AS and ÆNDR read them */
+	ck_assert_str_eq(word_value("kar"), "karre");
+	ck_assert_str_eq(word_value("KAR"), "karre");
+	ck_assert_str_eq(word_value("karré"), "karre");
+	ck_assert_str_eq(word_value("LIN"), "linie");
+	ck_assert_str_eq(word_value("linje"), "linie");
+	ck_assert_str_eq(word_value("ak"), "angrebskolonne");
+	ck_assert_str_eq(word_value("BATALJONSMASSE"), "bataillonsmasse");
+	ck_assert_str_eq(word_value("kardæsk"), "SK");
+	ck_assert_str_eq(word_value("Fuldkugle"), "SF");
+	ck_assert_str_eq(word_value("sk"), "SK");
+	ck_assert_str_eq(word_value("mål"), "maal");
+	ck_assert_str_eq(word_value("TK"), "tirailloerkaede");
+	/* the symbols', their codes */
+	ck_assert_str_eq(word_value("TT"), "tilbagetog");
+	ck_assert_str_eq(word_value("retræte"), "tilbagetog");
+	ck_assert_str_eq(word_value("ma"), "modangreb");
+	ck_assert_str_eq(word_value("F"), "forsvar");
+	/* words of two, apart by a space or '_', joined by '_' */
+	ck_assert_str_eq(word_value("skyttekæde tæt"), "skyttekaede_taet");
+	ck_assert_str_eq(word_value("SKK TYND"), "skyttekaede_tynd");
+	ck_assert_str_eq(word_value("sv_taet"), "svaerm_taet");
+	ck_assert_str_eq(word_value("  sværm   tynd "), "svaerm_tynd");
+	ck_assert_str_eq(word_value("skk"), "skyttekaede");
+	/* none of the sheet's: no value */
+	ck_assert_str_eq(word_value("firkant"), "-");
+	ck_assert_str_eq(word_value("kar firkant"), "-");
+	ck_assert_str_eq(word_value(""), "-");
+	ck_assert_str_eq(word_value(" _ "), "-");
+	ck_assert_str_eq(word_value("hob"), "-");
+	ck_assert_str_eq(word_value("½"), "-");
+	/* the hieroglyph's words are none */
+	ck_assert_int_eq(ord_notation_find(&n, "hieroglyph"), 0);
+	ck_assert_ptr_null(n->word_value);
+}
+END_TEST
+
 START_TEST(test_empty_sheets)
 {
 	assert_clean(parse(""));
@@ -1236,6 +1294,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_registered);
 	tcase_add_test(tc, test_word_key);
+	tcase_add_test(tc, test_word_value);
 	tcase_add_test(tc, test_bom_inside_line);
 	tcase_add_test(tc, test_empty_sheets);
 	tcase_add_loop_test(tc, test_symbols, 0, ORD_ARRAY_SIZE(symbol_cases));

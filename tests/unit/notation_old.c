@@ -22,6 +22,7 @@ static const struct ord_notation old_notation = {
 	old_parse,                    /* parse */
 	old_format,                   /* format */
 	NULL,                         /* word_key */
+	NULL,                         /* word_value */
 };
 
 const struct ord_notation *ord_notation_old_init(unsigned int host_version);
