@@ -97,7 +97,8 @@ struct ord_notation {
 	 * "karré" and "karre" are one word).  The core matches the word
 	 * values (ORD_KEY_ENUM) of an event of a game in this notation by it
 	 * too, the sheet's spellings, and records the value as the key's spec
-	 * writes it.  NULL: words as written. */
+	 * writes it; so too a scenario's unit attributes and the ruleset's
+	 * calculator's words.  NULL: words as written. */
 	ord_word_key word_key;
 	/* version 2 ends here */
 
@@ -109,10 +110,11 @@ struct ord_notation {
 	 * given as parse gives its token's value ("karre", "skyttekaede",
 	 * "tilbagetog", "SK"), the words' values joined by '_' ("skyttekæde
 	 * tæt": "skyttekaede_taet"), into out (reset first): 1; 0 when a
-	 * word is none of the sheet's.  The core takes a word value
-	 * (ORD_KEY_ENUM) of an event so too when the value it gives is one
-	 * of the key's list, and records that.  From the notation's own
-	 * tables, the ones parse reads.  NULL: none but word_key's. */
+	 * word is none of the sheet's.  The core takes a word value of an
+	 * event, of a scenario's unit and of the ruleset's calculator so too
+	 * when the value it gives is one of the key's list, and keeps that.
+	 * From the notation's own tables, the ones parse reads.  NULL: none
+	 * but word_key's. */
 	ord_word_value word_value;
 	/* version 3 ends here */
 };

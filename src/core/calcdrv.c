@@ -120,12 +120,29 @@ static void list_flags(void *ud, struct ord_buf *out)
 	ord_buf_release(&flags);
 }
 
+/* How the words of the calculator's ruleset's sheets are read (argcheck.h):
+ * a calculation's words are read so ("formation=KARRÉ", "kar": karre),
+ * and a word that is none is told the nearest, as an event's are.  None
+ * (as written) when the ruleset is not registered. */
+static void calc_words(const struct ord_calc *c, struct ord_words_how *words)
+{
+	const struct ord_ruleset *rs = NULL;
+
+	if (!c->calc->ruleset || ord_ruleset_find(&rs, c->calc->ruleset) != 0) {
+		ord_error_clear();
+		rs = NULL;
+	}
+	ord_words_how_of(words, rs);
+}
+
 static int check_args(struct ord_calc *c, const struct ord_kv *args)
 {
-	struct ord_keys_how how = { c->cn->what, c->tables, is_flag, list_flags, c, NULL };
+	struct ord_words_how words;
+	struct ord_keys_how how = { c->cn->what, c->tables, is_flag, list_flags, c, &words };
 	struct ord_diag d;
 	int err;
 
+	calc_words(c, &words);
 	ord_diag_init(&d);
 	err = ord_keys_check_how(&c->args, c->cn->args, args, &how, &d);
 	/* the calculator names the first problem, as a message */

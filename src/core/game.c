@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/argcheck.h"
 #include "core/game.h"
 #include "core/game_mail.h"
 #include "core/phase.h"
@@ -768,6 +769,7 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	struct ord_scenario sc;
 	struct ord_game *g = NULL;
 	struct ord_store_game sg;
+	struct ord_words_how words;
 	struct ord_canon_config cfg;
 	struct ord_diag diag;
 	struct ord_buf body = ORD_BUF_INIT, notes = ORD_BUF_INIT;
@@ -810,7 +812,10 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 				    g->rs->notation, ord_error_last());
 		goto out;
 	}
-	if ((err = ord_scenario_check_attrs(&sc, g->rs->unit_attrs, scenario_path)) != 0)
+	/* a unit's words are read as the game's sheets read theirs
+	 * (formation="KARRÉ", "kar": karre), kept as the list writes them */
+	ord_words_how_of(&words, g->rs);
+	if ((err = ord_scenario_check_attrs(&sc, g->rs->unit_attrs, &words, scenario_path)) != 0)
 		goto out;
 	/* referee-less and witnessed: each side's signed commitment binds its
 	 * chain's top, which its opening gives (ord_game_open_sheet_witnessed);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/argcheck.h"
 #include "core/game.h"
 #include "core/scenario.h"
 #include "core/verify.h"
@@ -264,6 +265,7 @@ static int check_units(struct audit *a)
 	struct ord_store_game sg;
 	struct ord_scenario sc;
 	struct units_check c;
+	struct ord_words_how words;
 	unsigned char d[32], want[32];
 	char *v;
 	int err, bad = a->v.failures;
@@ -271,8 +273,9 @@ static int check_units(struct audit *a)
 	ord_scenario_init(&sc);
 	if ((err = ord_store_game_read(a->g->db, &sg, 1)) != 0)
 		return err;
+	ord_words_how_of(&words, a->g->rs);
 	if (ord_scenario_load_checked(&sc, sg.scenario, sg.scenario_len, "the game's scenario",
-				      a->g->rs->unit_attrs)) {
+				      a->g->rs->unit_attrs, &words)) {
 		ord_vout_fail(&a->v, "the game's scenario cannot be read: %s", ord_error_last());
 		ord_error_clear();
 		goto out;

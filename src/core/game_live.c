@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/argcheck.h"
 #include "core/crypto.h"
 #include "core/game.h"
 #include "core/scenario.h"
@@ -468,11 +469,13 @@ int ord_game_live_units(struct ord_game *g)
 {
 	struct ord_store_game sg;
 	struct ord_scenario sc;
+	struct ord_words_how words;
 	struct ord_buf m = ORD_BUF_INIT;
 	unsigned char hash[32];
 	int err;
 
 	ord_scenario_init(&sc);
+	ord_words_how_of(&words, g->rs);
 	if ((err = ord_store_game_read(g->db, &sg, 1)) != 0)
 		return err;
 	/* the scenario is the one its log states (ord_game_may_change); the
@@ -485,10 +488,10 @@ int ord_game_live_units(struct ord_game *g)
 		 * made with them */
 		if ((err = ord_scenario_load_logged(&sc, sg.scenario, sg.scenario_len,
 						    "the game's scenario")) == 0)
-			ord_scenario_fill_defaults(&sc, g->rs->unit_attrs);
+			ord_scenario_fill_defaults(&sc, g->rs->unit_attrs, &words);
 	} else
 		err = ord_scenario_load_checked(&sc, sg.scenario, sg.scenario_len,
-						"the game's scenario", g->rs->unit_attrs);
+						"the game's scenario", g->rs->unit_attrs, &words);
 	if (err)
 		goto out;
 	ord_scenario_drop_positions(&sc);

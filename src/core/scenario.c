@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/argcheck.h"
 #include "core/scenario.h"
 #include "xml/xmlsafe.h"
 
@@ -1196,19 +1197,19 @@ int ord_scenario_load(struct ord_scenario *out, const char *bytes, size_t len, c
 	return load(out, bytes, len, name, 1, 1);
 }
 
-int ord_scenario_load_checked(struct ord_scenario *out, const char *bytes, size_t len,
-			      const char *name, const struct ord_key_spec *specs)
+int ord_scenario_load_checked(struct ord_scenario *out, const char *bytes, size_t len, const char *name,
+			      const struct ord_key_spec *specs, const struct ord_words_how *words)
 {
 	int err;
 
 	if ((err = load(out, bytes, len, name, 1, 0)) == 0 &&
-	    (err = ord_scenario_check_attrs(out, specs, name)) == 0)
+	    (err = ord_scenario_check_attrs(out, specs, words, name)) == 0)
 		return 0;
 	/* refused: said again with the places, as a load says it */
 	ord_scenario_release(out);
 	ord_error_clear();
 	if ((err = ord_scenario_load(out, bytes, len, name)) == 0)
-		err = ord_scenario_check_attrs(out, specs, name);
+		err = ord_scenario_check_attrs(out, specs, words, name);
 	return err;
 }
 
@@ -1348,16 +1349,34 @@ static void unit_index_release(const struct ord_scenario *sc, struct unit_index 
 	free(ix->names);
 }
 
-/* The attributes u lacks that specs give a default, set to it (why: a
- * scratch buffer). */
+/* The word of spec s that attribute key of u is as words reads it, set
+ * as the key's list writes it ("KARRÉ", "kar": karre): 1; 0, unchanged,
+ * when it is its list's own or none (why: a scratch buffer). */
+static int set_word(struct ord_scenario_unit *u, const struct ord_key_spec *s,
+		    const struct ord_words_how *words, struct ord_buf *why)
+{
+	const char *v = ord_kv_get(&u->attrs, s->name);
+
+	if (!words || !v || s->type != ORD_KEY_ENUM || !s->values || ord_words_has(s->values, v) ||
+	    !ord_key_word(why, s, v, words))
+		return 0;
+	ord_kv_set(&u->attrs, s->name, why->buf);
+	return 1;
+}
+
+/* The attributes u lacks that specs give a default, set to it, and its
+ * words as their lists write them (why: a scratch buffer). */
 static void fill_defaults(struct ord_scenario *sc, struct ord_scenario_unit *u,
-			  const struct ord_key_spec *specs, struct ord_buf *why)
+			  const struct ord_key_spec *specs, const struct ord_words_how *words,
+			  struct ord_buf *why)
 {
 	const struct ord_key_spec *s;
 
 	for (s = specs; s->name; s++)
 		if (!s->required && s->def && !ord_kv_get(&u->attrs, s->name))
 			ord_kv_set(&u->attrs, s->name, s->def);
+		else
+			set_word(u, s, words, why);
 	if (!ord_kv_held(&u->attrs)) { /* in one block again (read_unit) */
 		ord_buf_reset(why);
 		ord_kv_serialize(&u->attrs, why);
@@ -1365,17 +1384,19 @@ static void fill_defaults(struct ord_scenario *sc, struct ord_scenario_unit *u,
 	}
 }
 
-void ord_scenario_fill_defaults(struct ord_scenario *sc, const struct ord_key_spec *specs)
+void ord_scenario_fill_defaults(struct ord_scenario *sc, const struct ord_key_spec *specs,
+				const struct ord_words_how *words)
 {
 	struct ord_buf why = ORD_BUF_INIT;
 	size_t i;
 
 	for (i = 0; specs && i < sc->nunits; i++)
-		fill_defaults(sc, &sc->units[i], specs, &why);
+		fill_defaults(sc, &sc->units[i], specs, words, &why);
 	ord_buf_release(&why);
 }
 
-int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs, const char *name)
+int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs,
+			     const struct ord_words_how *words, const char *name)
 {
 	static const struct ord_key_spec none[] = { { 0 } };
 	struct problems p = { name ? name : "scenario", NULL, 0, 0 };
@@ -1411,7 +1432,13 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 				continue;
 			}
 			ord_buf_reset(&why);
-			if (ord_key_check_value(s, it->value, &why)) {
+			if (set_word(u, s, words, &why)) {
+				/* the sheet's spelling of a word: as its list
+				 * writes it, as an event's is */
+				continue;
+			} else if (ord_key_check_value(s, it->value, &why)) {
+				if (words && s->type == ORD_KEY_ENUM && s->values)
+					ord_words_hint_key(&why, s->values, it->value, words->key);
 				col = ord_scenario_unit_col(u, it->key, 1, &line);
 				problem_at(&p, line, col, "unit '%s': %s", u->id, why.buf);
 			} else if (s->type == ORD_KEY_UNIT && !names_a_unit(sc, &units, it->value)) {
@@ -1430,7 +1457,7 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 				   "unit '%s': missing attribute '%s' (expected %s)", u->id,
 				   s->name, why.buf);
 		}
-		fill_defaults(sc, u, specs, &why);
+		fill_defaults(sc, u, specs, words, &why);
 	}
 	unit_index_release(sc, &units);
 	ord_buf_release(&known);

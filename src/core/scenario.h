@@ -19,6 +19,8 @@
 #include "core/common.h"
 #include "ruleset.h"
 
+struct ord_words_how; /* core/argcheck.h */
+
 struct ord_scenario_side {
 	char *id;      /* lowercase a-z 0-9 _ -, 1 to 32 characters */
 	char *name;    /* display name, white space collapsed */
@@ -107,12 +109,16 @@ int ord_scenario_load_file(struct ord_scenario *out, const char *path);
 /*
  * Check every unit's attributes against a ruleset's specs (terminated by an
  * entry whose name is NULL; NULL means none): unknown attributes, missing
- * required ones, values of the wrong type or range.  Defaults of absent
- * optional attributes are filled in.  Every problem is reported, one
- * "FILE:LINE:COL: unit 'ID': ..." line each (the first 20), as ORD_EBADDATA.
+ * required ones, values of the wrong type or range.  A word (ORD_KEY_ENUM)
+ * is read as the ruleset's sheets read their words (words, argcheck.h,
+ * ord_key_word; NULL: as written) and set as the key's list writes it
+ * ("KARRÉ", "kar": karre); a word that is none is told the nearest.
+ * Defaults of absent optional attributes are filled in.  Every problem is
+ * reported, one "FILE:LINE:COL: unit 'ID': ..." line each (the first 20),
+ * as ORD_EBADDATA.
  */
 int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs,
-			     const char *name);
+			     const struct ord_words_how *words, const char *name);
 /*
  * ord_scenario_load and ord_scenario_check_attrs for a reader that keeps
  * the scenario and not the places of its attributes (a verifier): the
@@ -120,8 +126,8 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
  * once let go), unless the scenario is refused: then it is read again with
  * them, so that the messages are the same as ord_scenario_load's.
  */
-int ord_scenario_load_checked(struct ord_scenario *out, const char *bytes, size_t len,
-			      const char *name, const struct ord_key_spec *specs);
+int ord_scenario_load_checked(struct ord_scenario *out, const char *bytes, size_t len, const char *name,
+			      const struct ord_key_spec *specs, const struct ord_words_how *words);
 /*
  * The scenario of a game, whose bytes the caller has found to hash to the
  * one its log states: read as a stream without the schema, which held it
@@ -134,8 +140,11 @@ int ord_scenario_load_checked(struct ord_scenario *out, const char *bytes, size_
  */
 int ord_scenario_load_logged(struct ord_scenario *out, const char *bytes, size_t len, const char *name);
 /* Each unit's attributes that specs give a default and it lacks, set to
- * it, as ord_scenario_check_attrs sets them, without its checks (a logged
- * scenario's were made when the game was). */
-void ord_scenario_fill_defaults(struct ord_scenario *sc, const struct ord_key_spec *specs);
+ * it, and its words set as the key's list writes them (words, as
+ * ord_scenario_check_attrs reads them), as ord_scenario_check_attrs sets
+ * them, without its checks (a logged scenario's were made when the game
+ * was). */
+void ord_scenario_fill_defaults(struct ord_scenario *sc, const struct ord_key_spec *specs,
+				const struct ord_words_how *words);
 
 #endif

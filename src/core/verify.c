@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/argcheck.h"
 #include "core/crypto.h"
 #include "core/ctx.h"
 #include "core/phase.h"
@@ -602,6 +603,7 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 {
 	const struct ord_record *r = x->r;
 	struct ord_verify_cache *c = x->cache;
+	struct ord_words_how words;
 	const char *bytes;
 	size_t len;
 	char *copy;
@@ -614,7 +616,9 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 	ord_scenario_init(&x->sc);
 	if ((x->read_err = ord_record_scenario(r, &bytes, &len, &copy)) != 0)
 		return 1;
-	if (ord_scenario_load_checked(&x->sc, bytes, len, "the game's scenario", x->rs->unit_attrs)) {
+	ord_words_how_of(&words, x->rs);
+	if (ord_scenario_load_checked(&x->sc, bytes, len, "the game's scenario", x->rs->unit_attrs,
+				      &words)) {
 		ord_vout_fail(x->v, "the game's scenario cannot be read: %s", ord_error_last());
 		ord_error_clear();
 		ord_scenario_release(&x->sc);

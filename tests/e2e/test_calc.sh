@@ -37,3 +37,20 @@ for k in enfilade target_in_woods firer_in_woods firer_on_hill a_hill a_routed p
 done
 expect_exit 64 ord calc battalion fire firers=24 weapon=musket range=3
 expect_in "$ERR" "target_formation: missing"
+# a Krigsspil calculation's words are read as the sheets read theirs (case,
+# æ ø å é, the short forms and two words): the same answer as the list's
+# word; a word that is none is told the nearest
+expect_exit 0 ord calc krigsspil move art=infanteri formation=karre afstand=10
+want=$OUT
+for f in KARRÉ Karré kar; do
+	expect_exit 0 ord calc krigsspil move art=INFANTERI "formation=$f" afstand=10
+	expect_eq "$OUT" "$want" "move in formation=$f"
+done
+expect_exit 0 ord calc krigsspil move art=infanteri formation=skyttekaede_tynd afstand=10
+want=$OUT
+expect_exit 0 ord calc krigsspil move art=infanteri "formation=skyttekæde tynd" afstand=10
+expect_eq "$OUT" "$want" "move in formation=\"skyttekæde tynd\""
+expect_exit 64 ord calc krigsspil move art=infanteri formation=karee afstand=10
+expect_line "$ERR" "^orderly: formation: unknown 'karee' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\): did you mean 'karre'\\?$"
+expect_exit 64 ord calc krigsspil move art=infantri afstand=10
+expect_line "$ERR" "^orderly: art: unknown 'infantri' \\(expected one of .*\\): did you mean 'infanteri'\\?$"

@@ -50,6 +50,34 @@ sed 's/formation="svaerm_tynd" spredt="yes" x="180"/formation="karre" spredt="ye
 	"$KS/scenario.xml" >ks-bad-formation.xml
 grep -q 'formation="karre" spredt="yes" x="180"' ks-bad-formation.xml || fail "the Krigsspil fixture did not change"
 new_refused 65 ks-bad-formation.xml "ks-bad-formation.xml:76:44: unit 'L5': formation 'karre' is not for kosakker (kosakker) (11)"
+# a Krigsspil unit's words are read as its sheets read theirs (case, æ ø
+# å é, the short forms and two words: the ordre notation's word_key and
+# word_value) and kept as the list writes them; a word that is none is
+# refused at its place with the nearest, and no game is made
+sed -e '/id="D2"/,/\/>/s/formation="angrebskolonne"/formation="AK"/' \
+	-e '/id="D3"/,/\/>/s/formation="skyttekaede_tynd"/formation="Skyttekæde tynd"/' \
+	-e '/id="D7"/,/\/>/s/formation="marchkolonne"/formation="MARCHKOLONNE"/' \
+	-e '/id="D8"/,/\/>/s/formation="bataillonsmasse"/formation="bataljonsmasse"/' \
+	"$KS/scenario.xml" >ks-words.xml
+grep -q 'formation="AK"' ks-words.xml && grep -q 'formation="Skyttekæde tynd"' ks-words.xml || fail "the Krigsspil fixture did not change"
+expect_exit 0 ord new ks-words.orderly --scenario ks-words.xml --tables "$KS/map.xml"
+for u in D2:angrebskolonne D3:skyttekaede_tynd D7:marchkolonne D8:bataillonsmasse; do
+	expect_eq "$(sql ks-words.orderly "SELECT attrs FROM unit WHERE uid = '${u%%:*}'" |
+		sed -n 's/^formation=//p')" "${u#*:}" "unit ${u%%:*}'s formation, as the list writes it"
+done
+# the seal holds the units to the scenario its log states, read again
+expect_exit 0 ord submit ks-words.orderly --side danske "$KS/demo/turn1-danske.txt"
+expect_exit 0 ord submit ks-words.orderly --side allierede "$KS/demo/turn1-allierede.txt"
+expect_exit 0 ord seal ks-words.orderly
+expect_exit 0 ord audit ks-words.orderly
+expect_in "$OUT" "clean"
+sed -e '/id="D2"/,/\/>/s/formation="angrebskolonne"/formation="angrebskolone"/' \
+	-e '/id="D7"/,/\/>/s/formation="marchkolonne"/formation="skk"/' \
+	"$KS/scenario.xml" >ks-bad-words.xml
+expect_exit 65 ord new ks-bad-words.orderly --scenario ks-bad-words.xml
+expect_line "$ERR" "^orderly: ks-bad-words.xml:31:44: unit 'D2': 'angrebskolone' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\): did you mean 'angrebskolonne'\\?$"
+expect_line "$ERR" "^ks-bad-words.xml:44:44: unit 'D7': 'skk' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\)$"
+expect_no_game ks-bad-words.orderly
 # an attribute the unit does not give: at the unit's element, its line
 # and column (not the line alone)
 sed '/id="A2"/,/\/>/s/kanoner="4" //' "$KS/scenario.xml" >ks-no-guns.xml

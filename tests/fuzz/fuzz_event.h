@@ -139,7 +139,7 @@ static void fuzz_event_setup(const struct fuzz_event_game *g)
 	load_rules();
 	xml = slurp(g->scenario, &len);
 	if (ord_scenario_load(&sc, xml, len, g->scenario) ||
-	    ord_scenario_check_attrs(&sc, rs->unit_attrs, g->scenario))
+	    ord_scenario_check_attrs(&sc, rs->unit_attrs, NULL, g->scenario))
 		fuzz_fail("the example scenario does not load: %s", ord_error_last());
 	free(xml);
 	units = ord_xcalloc(sc.nunits, sizeof(*units));

@@ -17,6 +17,7 @@
 #include "fuzz.h"
 #include "fuzz_xml_common.h"
 #include "scenario_same.h"
+#include "core/argcheck.h"
 #include "core/common.h"
 #include "core/scenario.h"
 #include "ruleset.h"
@@ -72,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct ord_ruleset *rs = NULL;
 	struct ord_rules *tables = NULL;
 	struct ord_scenario sc;
+	struct ord_words_how words;
 	size_t i;
 	int rc;
 
@@ -110,7 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ord_scenario_release(&sc);
 		return 0;
 	}
-	rc = ord_scenario_check_attrs(&sc, rs->unit_attrs, "fuzz.xml");
+	ord_words_how_of(&words, rs);
+	rc = ord_scenario_check_attrs(&sc, rs->unit_attrs, &words, "fuzz.xml");
 	fuzz_assert(rc == 0 || rc == ORD_EBADDATA, "check_attrs returned %d", rc);
 	if (rc == 0 && rs->init_unit) {
 		for (i = 0; i < sc.nunits; i++) {

@@ -740,6 +740,62 @@ START_TEST(test_move_calc)
 }
 END_TEST
 
+/* The calculator's words are read as the sheets read theirs (the ordre
+ * notation's word_key and word_value): in any case, with æ ø å é or ae
+ * oe aa e, in the sheet's short forms and two words, as the list writes
+ * them; a word that is none is told the nearest, as an event's is */
+START_TEST(test_calc_words_as_the_sheet)
+{
+	const char *karre = "art=infanteri formation=karre afstand=10";
+	struct ord_buf a = ORD_BUF_INIT, b = ORD_BUF_INIT;
+
+	ck_assert_int_eq(ivalue("move", "art=INFANTERI formation=KARRÉ afstand=10", NULL, 0, "length"),
+			 ivalue("move", karre, NULL, 0, "length"));
+	ck_assert_int_eq(ivalue("move", "art=infanteri formation=kar afstand=10", NULL, 0, "length"),
+			 ivalue("move", karre, NULL, 0, "length"));
+	ck_assert_int_eq(ivalue("move", "art=infanteri formation=Skyttekæde_Tæt afstand=10", NULL,
+				0, "length"),
+			 ivalue("move", "art=infanteri formation=skyttekaede_taet afstand=10", NULL,
+				0, "length"));
+	ck_assert_int_eq(ivalue("move", "art=infanteri formation=SKK_TYND afstand=10", NULL, 0, "length"),
+			 ivalue("move", "art=infanteri formation=skyttekaede_tynd afstand=10", NULL,
+				0, "length"));
+	/* the same answer, word for word */
+	ck_assert_int_eq(run_calc(&a, "artillery",
+				  "kanoner=6 ammo=kardæsk zone=i maal_figurer=20 lang=en",
+				  D(3, 3, 3), 0),
+			 0);
+	ck_assert_int_eq(run_calc(&b, "artillery",
+				  "kanoner=6 ammo=SK zone=I maal_figurer=20 lang=en", D(3, 3, 3), 0),
+			 0);
+	ck_assert_str_eq(a.buf, b.buf);
+	ord_buf_release(&a);
+	ord_buf_release(&b);
+	/* a word that is none: the nearest, by the sheet's folding */
+	ck_assert_int_eq(run_calc(&a, "move", "art=infanteri formation=karee afstand=10", NULL, 0, 0),
+			 ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(),
+			 "formation: unknown 'karee' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'karre'?");
+	ck_assert_int_eq(run_calc(&a, "move", "art=infanteri formation=KARÉ afstand=10", NULL, 0, 0),
+			 ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(),
+			 "formation: unknown 'KARÉ' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'karre'?");
+	ck_assert_int_eq(run_calc(&a, "fire", "figurer=16 maal_figurer=20 zone=KK", D(4, 3, 4), 0),
+			 ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(), "zone: 'KK' (expected I, II, III or K): did you mean 'K'?");
+	/* none when two are as near, nor for a word the sheet reads as
+	 * none of the list (skk: its density is the rules') */
+	ck_assert_int_eq(run_calc(&a, "fire", "figurer=16 maal_figurer=20 zone=IV", D(4, 3, 4), 0),
+			 ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(), "zone: 'IV' (expected I, II, III or K)");
+	ck_assert_int_eq(run_calc(&a, "move", "art=infanteri formation=skk afstand=10", NULL, 0, 0),
+			 ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(),
+			 "formation: unknown 'skk' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+	ord_buf_release(&a);
+}
+END_TEST
+
 START_TEST(test_calc_xml_and_lang)
 {
 	struct ord_buf out = ORD_BUF_INIT;
@@ -7765,6 +7821,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_move_calc);
 	tcase_add_test(tc, test_move_calc_passage);
 	tcase_add_test(tc, test_calc_xml_and_lang);
+	tcase_add_test(tc, test_calc_words_as_the_sheet);
 	tcase_add_test(tc, test_print_tables);
 	tcase_add_test(tc, test_execution);
 	tcase_add_test(tc, test_skema_marks);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/argcheck.h"
 #include "core/scenario.h"
 #include "xml/xmlsafe.h"
 #include "../fuzz/scenario_same.h"
@@ -146,7 +147,7 @@ START_TEST(test_example)
 	ck_assert_str_eq(sc.sides[1].name, "Anglo-Allied Army");
 	ck_assert_uint_eq(sc.nunits, 19);
 
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, EXAMPLE), 0);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, NULL, EXAMPLE), 0);
 	u = find_unit(&sc, "F1");
 	ck_assert_str_eq(u->name, "1/2e Léger");
 	ck_assert_str_eq(u->side, "french");
@@ -220,7 +221,7 @@ START_TEST(test_minimal)
 	ck_assert_uint_eq(sc.units[1].line, 13);
 
 	/* defaults are filled after the attributes given, in the specs' order */
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, "valid-minimal.xml"), 0);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, NULL, "valid-minimal.xml"), 0);
 	u = &sc.units[0];
 	ck_assert_uint_eq(u->attrs.n, 6);
 	ck_assert_str_eq(u->attrs.items[0].key, "kind");
@@ -664,7 +665,7 @@ START_TEST(test_attrs_errors)
 
 	snprintf(path, sizeof(path), "%s%s", FIXTURES, "bad-attrs.xml");
 	ck_assert_int_eq(ord_scenario_load_file(&sc, path), 0);
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, path), ORD_EBADDATA);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, NULL, path), ORD_EBADDATA);
 	want = expand(BAD_ATTRS_MSG, path);
 	ck_assert_str_eq(ord_error_last(), want);
 	free(want);
@@ -682,7 +683,7 @@ START_TEST(test_load_checked)
 
 	snprintf(path, sizeof(path), "%s", EXAMPLE);
 	ck_assert_int_eq(ord_read_file(&bytes, &len, path, 1u << 20), 0);
-	ck_assert_int_eq(ord_scenario_load_checked(&sc, bytes, len, path, battalion_attrs), 0);
+	ck_assert_int_eq(ord_scenario_load_checked(&sc, bytes, len, path, battalion_attrs, NULL), 0);
 	ck_assert_uint_gt(sc.nunits, 1);
 	for (i = 0; i < sc.nunits; i++) {
 		ck_assert_ptr_null(sc.units[i].pos);
@@ -694,7 +695,7 @@ START_TEST(test_load_checked)
 
 	snprintf(path, sizeof(path), "%s%s", FIXTURES, "bad-attrs.xml");
 	ck_assert_int_eq(ord_read_file(&bytes, &len, path, 1u << 20), 0);
-	ck_assert_int_eq(ord_scenario_load_checked(&sc, bytes, len, path, battalion_attrs),
+	ck_assert_int_eq(ord_scenario_load_checked(&sc, bytes, len, path, battalion_attrs, NULL),
 			 ORD_EBADDATA);
 	want = expand(BAD_ATTRS_MSG, path);
 	ck_assert_str_eq(ord_error_last(), want);
@@ -714,7 +715,7 @@ START_TEST(test_attrs_values)
 		     "<unit id=\"U3\" name=\"C\" side=\"a\" kind=\"line_infantry\" figures=\" 24\"/>\n"
 		     "<unit id=\"U4\" name=\"D\" side=\"a\" kind=\"Line_Infantry\" figures=\"2.5\"/>\n"
 		     "<unit id=\"U5\" name=\"E\" side=\"a\" kind=\"line_infantry\" figures=\"1\" weapon=\"\"/>\n");
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, "t.xml"), ORD_EBADDATA);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, NULL, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "t.xml:6:63: unit 'U1': '' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
 			 "t.xml:7:63: unit 'U2': '0' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
@@ -722,6 +723,71 @@ START_TEST(test_attrs_values)
 			 "t.xml:9:39: unit 'U4': 'Line_Infantry' is not valid for 'kind' (expected one of line_infantry light_infantry skirmishers light_cavalry heavy_cavalry foot_artillery horse_artillery)\n"
 			 "t.xml:9:63: unit 'U4': '2.5' is not valid for 'figures' (expected an integer from 1 to 10000)\n"
 			 "t.xml:10:74: unit 'U5': '' is not valid for 'weapon' (expected one of musket rifle none)");
+	ord_scenario_release(&sc);
+}
+END_TEST
+
+extern const struct ord_notation ord_notation_ordre;
+
+/* A word is read as the ruleset's sheets read theirs (here the ordre
+ * notation's word_key and word_value) and set as the key's list writes
+ * it, both when the scenario is checked and when a game's logged scenario
+ * is read (ord_scenario_fill_defaults), so that a seal finds its units as
+ * they were made; a word that is none is told the nearest at its place;
+ * without words (a ruleset whose notation has none) as written. */
+START_TEST(test_attrs_words_as_the_sheet)
+{
+	static const struct ord_key_spec specs[] = {
+		{ "formation", ORD_KEY_ENUM, 0, "linie|karre|skyttekaede_taet|skyttekaede_tynd", 0,
+		  0, "linie", "formation" },
+		{ "ammo", ORD_KEY_ENUM, 0, "SF|SK", 0, 0, NULL, "ammunition" },
+		{ 0 },
+	};
+	const struct ord_words_how words = { ord_notation_ordre.word_key,
+					     ord_notation_ordre.word_value };
+	const char *body = HEAD
+		"<unit id=\"U1\" name=\"A\" side=\"a\" formation=\"KARRÉ\"/>\n"
+		"<unit id=\"U2\" name=\"B\" side=\"a\" formation=\"kar\" ammo=\"kardæsk\"/>\n"
+		"<unit id=\"U3\" name=\"C\" side=\"b\" formation=\"Skyttekæde tynd\"/>\n"
+		"<unit id=\"U4\" name=\"D\" side=\"b\" formation=\"skk_taet\" ammo=\"sk\"/>\n";
+	char *xml = doc(body), why[256];
+	struct ord_scenario sc, logged;
+
+	load_body_ok(&sc, body);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, &words, "t.xml"), 0);
+	ck_assert_str_eq(ord_kv_get(&sc.units[0].attrs, "formation"), "karre");
+	ck_assert_str_eq(ord_kv_get(&sc.units[1].attrs, "formation"), "karre");
+	ck_assert_str_eq(ord_kv_get(&sc.units[1].attrs, "ammo"), "SK");
+	ck_assert_str_eq(ord_kv_get(&sc.units[2].attrs, "formation"), "skyttekaede_tynd");
+	ck_assert_str_eq(ord_kv_get(&sc.units[3].attrs, "formation"), "skyttekaede_taet");
+	ck_assert_str_eq(ord_kv_get(&sc.units[3].attrs, "ammo"), "SK");
+	/* the logged read, defaults and words filled: the same units */
+	ck_assert_int_eq(ord_scenario_load_logged(&logged, xml, strlen(xml), "t.xml"), 0);
+	ord_scenario_fill_defaults(&logged, specs, &words);
+	ck_assert_msg(!scenario_differs_in(&sc, &logged, 0, why, sizeof(why)), "%s", why);
+	ord_scenario_release(&logged);
+	ord_scenario_release(&sc);
+	free(xml);
+
+	/* without words: as written */
+	load_body_ok(&sc, body);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, NULL, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:6:44: unit 'U1': 'KARRÉ' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)\n"
+			 "t.xml:7:44: unit 'U2': 'kar' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)\n"
+			 "t.xml:7:55: unit 'U2': 'kardæsk' is not valid for 'ammo' (expected one of SF SK)\n"
+			 "t.xml:8:44: unit 'U3': 'Skyttekæde tynd' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)\n"
+			 "t.xml:9:44: unit 'U4': 'skk_taet' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)\n"
+			 "t.xml:9:60: unit 'U4': 'sk' is not valid for 'ammo' (expected one of SF SK)");
+	ord_scenario_release(&sc);
+
+	/* a word that is none: at its place, the nearest named */
+	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" formation=\"KARÉ\"/>\n"
+			       "<unit id=\"U2\" name=\"B\" side=\"a\" formation=\"skk\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, &words, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:6:44: unit 'U1': 'KARÉ' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd): did you mean 'karre'?\n"
+			 "t.xml:7:44: unit 'U2': 'skk' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)");
 	ord_scenario_release(&sc);
 }
 END_TEST
@@ -742,7 +808,7 @@ START_TEST(test_attrs_name_units)
 		     "<unit id=\"U1\" name=\"First Foot\" side=\"a\" kind=\"foot\" leader=\"U3\"/>\n"
 		     "<unit id=\"U2\" name=\"B\" side=\"a\" kind=\"foot\" leader=\"first FOOT\"/>\n"
 		     "<unit id=\"U3\" name=\"C\" side=\"b\" kind=\"horse\" leader=\"U3\"/>\n");
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, "t.xml"), 0);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, NULL, "t.xml"), 0);
 	ck_assert_str_eq(ord_kv_get(&sc.units[1].attrs, "leader"), "first FOOT");
 	ord_scenario_release(&sc);
 
@@ -750,7 +816,7 @@ START_TEST(test_attrs_name_units)
 		     HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"foot\" leader=\"U9\"/>\n"
 			  "<unit id=\"U2\" name=\"B\" side=\"a\" kind=\"foot\" leader=\"u1\"/>\n"
 			  "<unit id=\"U3\" name=\"C\" side=\"b\" kind=\"horse\" leader=\"\"/>\n");
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, "t.xml"), ORD_EBADDATA);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, NULL, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "t.xml:6:53: unit 'U1': 'U9' names no unit of the scenario (expected the id or name of a unit for 'leader')\n"
 			 "t.xml:7:53: unit 'U2': 'u1' names no unit of the scenario (expected the id or name of a unit for 'leader')\n"
@@ -764,11 +830,11 @@ START_TEST(test_attrs_no_specs)
 	struct ord_scenario sc;
 
 	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\"/>\n");
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, "t.xml"), 0);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, NULL, "t.xml"), 0);
 	ck_assert_uint_eq(sc.units[0].attrs.n, 0);
 	ord_scenario_release(&sc);
 	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"x\"/>\n");
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, "t.xml"), ORD_EBADDATA);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, NULL, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "t.xml:6:33: unit 'U1': unknown attribute 'kind' (the ruleset declares no unit attributes)");
 	ord_scenario_release(&sc);
@@ -787,7 +853,7 @@ START_TEST(test_attrs_columns)
 			       "      side=\"a\" kind=\"x\"/>\n"
 			       "<unit id=\"U2\" name=\"\xc3\x86"
 			       "ble\" side=\"a\" kind=\"y\"/>\n");
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, "t.xml"), ORD_EBADDATA);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, NULL, NULL, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "t.xml:8:16: unit 'U1': unknown attribute 'kind' (the ruleset declares no unit attributes)\n"
 			 "t.xml:9:36: unit 'U2': unknown attribute 'kind' (the ruleset declares no unit attributes)");
@@ -807,7 +873,7 @@ START_TEST(test_attrs_many)
 	for (i = 0; i < 40; i++)
 		ord_buf_addf(&body, "<unit id=\"U%d\" name=\"U%d\" side=\"a\"/>\n", i, i);
 	load_body_ok(&sc, body.buf);
-	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, "t.xml"), ORD_EBADDATA);
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, battalion_attrs, NULL, "t.xml"), ORD_EBADDATA);
 	msg = ord_error_last();
 	for (p = msg; *p; p++)
 		lines += *p == '\n';
@@ -1091,6 +1157,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_test(attrs, test_attrs_errors);
 	tcase_add_test(attrs, test_load_checked);
+	tcase_add_test(attrs, test_attrs_words_as_the_sheet);
 	tcase_add_test(attrs, test_attrs_values);
 	tcase_add_test(attrs, test_attrs_name_units);
 	tcase_add_test(attrs, test_attrs_no_specs);
