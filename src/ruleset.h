@@ -35,7 +35,8 @@
  * show_result (a result as a side's report shows it: the fog of war); 8,
  * create_notes (what the referee should hear of a game as it is made); 9,
  * order_events (the events a unit's sealed order still waits for, which
- * keep its phase from being resolved empty by mistake).
+ * keep its phase from being resolved empty by mistake); 10, event_help
+ * (the help of event kinds and their keys in the module's languages).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -46,7 +47,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 9
+#define ORD_RULESET_VERSION 10
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -312,6 +313,15 @@ struct ord_ruleset {
 	size_t (*order_events)(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds,
 			       size_t max);
 	/* version 9 ends here */
+
+	/* version 10 */
+	/* The help of event kind `kind` (key NULL) or of its key `key` in
+	 * language lang (one of languages), as its help field says it in
+	 * English: a static string, or NULL for the field's own.  Shown where
+	 * the help is (`orderly help event`, the referee's event form) in
+	 * the ruleset's first language (ord_event_help).  NULL: English only. */
+	const char *(*event_help)(const char *lang, const char *kind, const char *key);
+	/* version 10 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end
@@ -347,6 +357,11 @@ int ord_ruleset_check_given(const struct ord_ruleset *rs, struct ord_rules *rule
 /* lang if rs writes its texts in it (NULL: its first language), else
  * NULL; a module that declares no languages writes English ("en"). */
 const char *ord_ruleset_language(const struct ord_ruleset *rs, const char *lang);
+/* The help of event kind ek of rs (ks NULL) or of its key ks, in lang
+ * (NULL: rs's first language): the module's (event_help), else the
+ * help field's own, English; NULL when there is none. */
+const char *ord_event_help(const struct ord_ruleset *rs, const char *lang,
+			   const struct ord_event_kind *ek, const struct ord_key_spec *ks);
 /* "da, en": the languages rs writes its texts in. */
 void ord_ruleset_languages(const struct ord_ruleset *rs, struct ord_buf *out);
 /* rs's rules_revision, or NULL when it names none. */

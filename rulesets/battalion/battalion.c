@@ -1526,4 +1526,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */
 	NULL,               /* create_notes: its tables do all they can with any scenario */
 	bat_order_events,   /* order_events: what an order waits for, as check_execution */
+	NULL,               /* event_help: the events' help in English only */
 };

@@ -553,6 +553,8 @@ static const struct ord_ruleset tpl_ruleset = {
 			      * tables; yours do all they can with any */
 	tpl_order_events,    /* order_events (version 9): the kinds of event an order waits
 			      * for, so that its phase is not resolved empty by mistake */
+	NULL,                /* event_help (version 10): the help of your events in your
+			      * languages but English; yours are English only */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

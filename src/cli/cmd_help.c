@@ -11,10 +11,17 @@
 #include "cli/cli.h"
 #include "ruleset.h"
 
-/* One line per key: its type, range or choices, default, meaning. */
-static void describe_keys(const struct ord_key_spec *keys, const char *indent, struct ord_buf *out)
+/* The language `help event` gives the events' help in (--lang), NULL:
+ * each ruleset's first. */
+static const char *help_lang;
+
+/* One line per key: its type, range or choices, default, meaning (an
+ * event kind's, ek not NULL, in the ruleset's language: ord_event_help). */
+static void describe_keys(const struct ord_ruleset *rs, const struct ord_event_kind *ek,
+			  const struct ord_key_spec *keys, const char *indent, struct ord_buf *out)
 {
 	const struct ord_key_spec *ks;
+	const char *help;
 
 	for (ks = keys; ks && ks->name; ks++) {
 		ord_buf_addf(out, "%s%-14s ", indent, ks->name);
@@ -29,8 +36,9 @@ static void describe_keys(const struct ord_key_spec *keys, const char *indent, s
 			ord_buf_addf(out, "; default %s", ks->def);
 		else
 			ord_buf_adds(out, "; optional");
-		if (ks->help)
-			ord_buf_addf(out, ": %s", ks->help);
+		help = ek ? ord_event_help(rs, ord_ruleset_language(rs, help_lang), ek, ks) : ks->help;
+		if (help)
+			ord_buf_addf(out, ": %s", help);
 		ord_buf_addch(out, '\n');
 	}
 }
@@ -41,6 +49,7 @@ static void describe_kinds(const struct ord_ruleset *rs, struct ord_buf *out)
 {
 	const struct ord_event_kind *ek;
 	const struct ord_key_spec *ks;
+	const char *help, *lang = ord_ruleset_language(rs, help_lang);
 	size_t p;
 
 	ord_buf_addf(out,
@@ -58,8 +67,9 @@ static void describe_kinds(const struct ord_ruleset *rs, struct ord_buf *out)
 			for (ks = ek->keys; ks->name; ks++)
 				ord_buf_addf(out, " %s%s=..%s", ks->required ? "" : "[", ks->name,
 					     ks->required ? "" : "]");
-			ord_buf_addf(out, "\n      %s\n", ek->help ? ek->help : "");
-			describe_keys(ek->keys, "      ", out);
+			help = ord_event_help(rs, lang, ek, NULL);
+			ord_buf_addf(out, "\n      %s\n", help ? help : "");
+			describe_keys(rs, ek, ek->keys, "      ", out);
 		}
 	}
 }
@@ -71,7 +81,7 @@ static void describe_units(const struct ord_ruleset *rs, struct ord_buf *out)
 		     "Unit attributes of the %s ruleset (<unit id=\"..\" name=\"..\" side=\"..\" key=\"value\"...>\n"
 		     "in a scenario); one not given takes its default, said here:\n",
 		     rs->name);
-	describe_keys(rs->unit_attrs, "  ", out);
+	describe_keys(rs, NULL, rs->unit_attrs, "  ", out);
 }
 
 static int help_event(const struct cli_cmd *cmd, const char *ruleset,
@@ -84,6 +94,13 @@ static int help_event(const struct cli_cmd *cmd, const char *ruleset,
 	if (ruleset) {
 		if (ord_ruleset_find(&rs, ruleset) != 0) {
 			cli_error("%s", ord_error_last());
+			return CLI_USAGE;
+		}
+		if (help_lang && !ord_ruleset_language(rs, help_lang)) {
+			ord_ruleset_languages(rs, &names);
+			cli_error("ruleset '%s' has no help in '%s' (expected %s)", rs->name,
+				  help_lang, names.buf);
+			ord_buf_release(&names);
 			return CLI_USAGE;
 		}
 		describe(rs, &out);
@@ -109,9 +126,11 @@ static int help_event(const struct cli_cmd *cmd, const char *ruleset,
 int cmd_help(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const struct cli_cmd *which;
+	const struct cli_opt opts[] = { { "lang", &help_lang, NULL }, { NULL, NULL, NULL } };
 	int rc;
 
-	if ((rc = cli_options(cmd, &argc, argv, NULL)) != CLI_CONTINUE)
+	help_lang = NULL;
+	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
 	if (argc >= 2 && (!strcmp(argv[1], "event") || !strcmp(argv[1], "units"))) {
 		if (argc > 3)

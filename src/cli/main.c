@@ -118,7 +118,7 @@ static const struct cli_cmd commands[] = {
 	{ "calc", "RULESET WHAT key=value... [--dice N,N,...] [--tables FILE] [--xml]",
 	  "use a ruleset's tables as a calculator", cmd_calc },
 	{ "rules", "RULESET [TABLE] [--tables FILE]", "print a ruleset's tables", cmd_rules },
-	{ "help", "[COMMAND] | event [RULESET] | units [RULESET]",
+	{ "help", "[COMMAND] | event [RULESET] [--lang L] | units [RULESET]",
 	  "list the commands, show how to use one, a ruleset's event kinds or its unit attributes",
 	  cmd_help },
 	{ "version", "", "print the version of orderly", cmd_version },

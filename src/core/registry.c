@@ -310,6 +310,18 @@ const char *ord_ruleset_revision(const struct ord_ruleset *rs)
 	return ORD_RULESET_HAS(rs, 4) ? rs->rules_revision : NULL;
 }
 
+const char *ord_event_help(const struct ord_ruleset *rs, const char *lang,
+			   const struct ord_event_kind *ek, const struct ord_key_spec *ks)
+{
+	const char *own = ks ? ks->help : ek->help, *t = NULL;
+
+	if (!lang)
+		lang = ord_ruleset_language(rs, NULL);
+	if (lang && ORD_RULESET_HAS(rs, 10) && rs->event_help)
+		t = rs->event_help(lang, ek->name, ks ? ks->name : NULL);
+	return t ? t : own;
+}
+
 const struct ord_event_kind *ord_ruleset_event_kind(const struct ord_ruleset *rs, const char *name)
 {
 	const struct ord_event_kind *k;

@@ -112,7 +112,7 @@ static void at_fields(struct ord_buf *b, const struct ord_game_status *st)
 }
 
 static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_spec *k,
-		      const char *value, int unit_list, int focus)
+		      const char *help, const char *value, int unit_list, int focus)
 {
 	struct ord_buf what = ORD_BUF_INIT, id = ORD_BUF_INIT;
 
@@ -125,16 +125,17 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 	web_esc(b, id.buf);
 	/* the key as the command line writes it (event move unit=F1), and
 	 * what it is in words, the ruleset's own line for it (its key
-	 * spec's help, as `orderly help event` gives it): "naar_stoette"
-	 * alone said nothing to a referee who does not read the source */
+	 * spec's help, as `orderly help event` gives it, in the ruleset's
+	 * first language: ord_event_help): "naar_stoette" alone said
+	 * nothing to a referee who does not read the source */
 	ord_buf_adds(b, "\"><span class=\"key\">");
 	web_esc(b, k->name);
 	ord_buf_adds(b, "</span>");
 	if (k->required)
 		ord_buf_adds(b, " <span class=\"req\">required</span>");
-	if (k->help && *k->help) {
+	if (help && *help) {
 		ord_buf_adds(b, "<span class=\"hint\">");
-		web_esc(b, k->help);
+		web_esc(b, help);
 		ord_buf_adds(b, "</span>");
 	}
 	ord_buf_adds(b, "</label>");
@@ -256,7 +257,7 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 	const char *unit = f->action ? NULL : web_arg(r, "unit");
 	const struct ord_key_spec *k, *uk = unit_key(ek), *tk = target_key(ek);
 	int asked = want && !strcmp(want, ek->name);
-	const char *target = asked ? web_arg(r, "target") : NULL;
+	const char *target = asked ? web_arg(r, "target") : NULL, *help;
 	int open = posted || asked, focus = open && !mine;
 
 	ord_buf_adds(&to, action);
@@ -266,9 +267,9 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 	kind_anchor(b, ek->name);
 	ord_buf_adds(b, open ? "\" open><summary>" : "\"><summary>");
 	web_esc(b, ek->name);
-	if (ek->help && *ek->help) {
+	if ((help = f->rs ? ord_event_help(f->rs, NULL, ek, NULL) : ek->help) && *help) {
 		ord_buf_adds(b, " <span class=\"muted\">");
-		web_esc(b, ek->help);
+		web_esc(b, help);
 		ord_buf_adds(b, "</span>");
 	}
 	ord_buf_adds(b, "</summary>");
@@ -312,7 +313,8 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 			v = unit;
 		else if (k == tk && target && *target)
 			v = target;
-		key_input(b, ek->name, k, v, f->unit_list, focus && !(v && *v));
+		key_input(b, ek->name, k, f->rs ? ord_event_help(f->rs, NULL, ek, k) : k->help, v,
+			  f->unit_list, focus && !(v && *v));
 		if (focus && !(v && *v))
 			focus = 0;
 		ord_buf_release(&fname);

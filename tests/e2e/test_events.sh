@@ -361,6 +361,20 @@ run ord help event
 expect_in "$OUT" "Events of the battalion ruleset"
 expect_in "$OUT" "Events of the krigsspil ruleset"
 expect_in "$OUT" "  skyd unit=.. maal=.."
+# a Krigsspil event's help is in Danish, the ruleset's first language
+# (event_help), in English with --lang en; battalion's is English only
+run ord help event krigsspil
+expect_eq "$RC" 0 "help event krigsspil"
+expect_line "$OUT" "^      forsvareren angiver sin reaktion$"
+expect_line "$OUT" "^      naar_stoette   one of ja nej; optional: spredt orden der trækker sig tilbage: når den støtteafstand til en egen sluttet enhed eller soutien \\(6\\.3\\)$"
+expect_not_in "$OUT" "the defender states its reaction"
+run ord help event krigsspil --lang en
+expect_eq "$RC" 0 "help event krigsspil --lang en"
+expect_line "$OUT" "^      the defender states its reaction$"
+expect_line "$OUT" "^      naar_stoette   one of ja nej; optional: open order retreating: does it reach support distance of an own close unit or soutien \\(6\\.3\\)$"
+run ord help event battalion --lang da
+expect_eq "$RC" 64 "help event battalion --lang da"
+expect_line "$ERR" "^orderly: ruleset 'battalion' has no help in 'da' \\(expected en\\)$"
 # --version is `orderly version`, the rules revisions and all
 run ord version
 expect_eq "$RC" 0 "version"

@@ -6161,6 +6161,43 @@ START_TEST(test_event_words_as_the_sheet)
 }
 END_TEST
 
+/* Every event kind and every key of it has its help in Danish (ruleset.h
+ * event_help), the ruleset's first language, where the help is shown; in
+ * English the key spec's own; battalion's is English in any language */
+START_TEST(test_event_help_da)
+{
+	const struct ord_ruleset *bat = NULL;
+	const struct ord_event_kind *ek;
+	const struct ord_key_spec *ks;
+
+	ck_assert_int_eq(ord_ruleset_find(&rs, "krigsspil"), 0);
+	ck_assert(ORD_RULESET_HAS(rs, 10));
+	for (ek = rs->events; ek->name; ek++) {
+		const char *da = ord_event_help(rs, "da", ek, NULL);
+		ck_assert_msg(da && da != ek->help && *da, "event %s: no Danish help", ek->name);
+		ck_assert_ptr_eq(ord_event_help(rs, NULL, ek, NULL), da);
+		ck_assert_ptr_eq(ord_event_help(rs, "en", ek, NULL), ek->help);
+		for (ks = ek->keys; ks->name; ks++) {
+			da = ord_event_help(rs, "da", ek, ks);
+			ck_assert_msg(da && da != ks->help && *da,
+				      "event %s key %s: no Danish help", ek->name, ks->name);
+			ck_assert_ptr_eq(ord_event_help(rs, "en", ek, ks), ks->help);
+		}
+	}
+	ek = ord_ruleset_event_kind(rs, "reaktion");
+	ck_assert_str_eq(ord_event_help(rs, NULL, ek, NULL), "forsvareren angiver sin reaktion");
+	ck_assert_str_eq(ord_event_help(rs, NULL, ek, &ek->keys[3]),
+			 "spredt orden der trækker sig tilbage: når den støtteafstand til en egen sluttet enhed eller soutien (6.3)");
+	ck_assert_int_eq(ord_ruleset_find(&bat, "battalion"), 0);
+	for (ek = bat->events; ek->name; ek++) {
+		ck_assert_ptr_eq(ord_event_help(bat, NULL, ek, NULL), ek->help);
+		ck_assert_ptr_eq(ord_event_help(bat, "da", ek, NULL), ek->help);
+		for (ks = ek->keys; ks->name; ks++)
+			ck_assert_ptr_eq(ord_event_help(bat, NULL, ek, ks), ks->help);
+	}
+}
+END_TEST
+
 /* An event's words take what the sheet takes for the same word (the
  * ordre notation's word_value, from its own tables): its short forms
  * and other spellings, and the formation with its density as two words,
@@ -7948,6 +7985,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_yes_no_either_language);
 	tcase_add_test(tc, test_event_words_as_the_sheet);
 	tcase_add_test(tc, test_event_words_as_the_sheets_words);
+	tcase_add_test(tc, test_event_help_da);
 	tcase_add_test(tc, test_british_cavalry);
 	tcase_add_test(tc, test_british_cavalry_holds_on);
 	tcase_add_test(tc, test_mutual_attack);

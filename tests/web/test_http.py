@@ -1009,6 +1009,14 @@ def run_checks(base, qb, ks, games):
     ok(st == 200 and -1 not in at and at == sorted(at) and
        '<section class="card" id="report"><details><summary>Turn 1: the referee' in body,
        "the referee's map follows the forms, the report comes after it, folded: %r" % at)
+    # a Krigsspil event form says what a kind and its keys are in Danish,
+    # the ruleset's first language, as `orderly help event krigsspil` does
+    ok('<span class="muted">en enhed forstyrres og reorganiserer ikke</span>' in body and
+       '<span class="key">unit</span> <span class="req">required</span><span class="hint">'
+       'enheden der ikke kan reorganisere i dette træk</span></label>' in body and
+       "the unit that cannot reorganise this turn" not in body,
+       "the krigsspil event forms' help in Danish: %s" %
+       re.findall(r'<label for="ev-forstyrret-unit">.*?</label>', body))
     ok("ordered to move (&#39;march&#39;)" in body and 'class="button record"' not in body,
        "an order whose message names no event kind of this phase gets no Record button")
     # the same march order in the phase of moves: its message names the
