@@ -234,7 +234,8 @@ void ord_canon_create(struct ord_buf *out, const unsigned char game_id[16], cons
 
 void ord_canon_open(struct ord_buf *out, int turn, const unsigned char seed_commitment[32],
 		    const struct ord_canon_config *c, size_t nunits,
-		    const unsigned char state_root[32], const struct ord_canon_last *last, size_t nlast)
+		    const unsigned char state_root[32], const unsigned char *sides_root,
+		    const unsigned char *units_root, const struct ord_canon_last *last, size_t nlast)
 {
 	size_t i;
 
@@ -243,6 +244,10 @@ void ord_canon_open(struct ord_buf *out, int turn, const unsigned char seed_comm
 	put_config(out, c);
 	ord_canon_putf(out, "units", "%zu", nunits);
 	ord_canon_put_hex(out, "state_root", state_root, 32);
+	if (sides_root)
+		ord_canon_put_hex(out, "sides_root", sides_root, 32);
+	if (units_root)
+		ord_canon_put_hex(out, "units_root", units_root, 32);
 	for (i = 0; i < nlast; i++) {
 		struct ord_buf k = ORD_BUF_INIT;
 		ord_buf_addf(&k, "last.%s", last[i].side);

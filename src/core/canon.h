@@ -56,8 +56,10 @@ const char *ord_canon_config_diff(const struct ord_canon_config *a, const struct
 void ord_canon_create(struct ord_buf *out, const unsigned char game_id[16], const char *title,
 		      const struct ord_canon_config *c);
 /* "open": a turn opens.  Its seed committed; the game as it is; every
- * unit's state digested (units, state_root); for each side the hash of the
- * sheet it had sealed the turn before (last.SIDE, "none" in turn 1). */
+ * unit's state digested (units, state_root); the roster digested
+ * (sides_root, units_root: ord_digest_side, ord_digest_roster_unit; NULL,
+ * as an orderly before them wrote it, for none); for each side the hash of
+ * the sheet it had sealed the turn before (last.SIDE, "none" in turn 1). */
 struct ord_canon_last {
 	const char *side;
 	int have;                /* 0: the side sealed nothing (turn 1) */
@@ -65,8 +67,8 @@ struct ord_canon_last {
 };
 void ord_canon_open(struct ord_buf *out, int turn, const unsigned char seed_commitment[32],
 		    const struct ord_canon_config *c, size_t nunits,
-		    const unsigned char state_root[32], const struct ord_canon_last *last,
-		    size_t nlast);
+		    const unsigned char state_root[32], const unsigned char *sides_root,
+		    const unsigned char *units_root, const struct ord_canon_last *last, size_t nlast);
 /* "exchange": the turn's seed revealed (and, witnessed, the referee's
  * witness start: NULL when not witnessed). */
 void ord_canon_exchange(struct ord_buf *out, int turn, const unsigned char seed[32],

@@ -86,6 +86,25 @@ void ord_digest_unit(struct ord_digest *d, const char *unit, const char *state)
 	ord_digest_str(d, state);
 }
 
+void ord_digest_side(struct ord_digest *d, const char *name, const char *title,
+		     const unsigned char *pubkey)
+{
+	ord_digest_str(d, name);
+	ord_digest_str(d, title);
+	ord_digest_int(d, pubkey != NULL);
+	if (pubkey)
+		ord_digest_bytes(d, pubkey, 32);
+}
+
+void ord_digest_roster_unit(struct ord_digest *d, const char *id, const char *side,
+			    const char *name, const char *attrs)
+{
+	ord_digest_str(d, id);
+	ord_digest_str(d, side);
+	ord_digest_str(d, name);
+	ord_digest_str(d, attrs);
+}
+
 void ord_hash_bytes(unsigned char out[32], const void *bytes, size_t len)
 {
 	struct ord_digest d;

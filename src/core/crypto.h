@@ -36,6 +36,18 @@ void ord_stand_in_nonce(unsigned char out[32], const unsigned char game_id[16], 
  * opens, so that a turn's bundle shows where its units stood. */
 #define ORD_UNITS_TAG "orderly-units-v2"
 void ord_digest_unit(struct ord_digest *d, const char *unit, const char *state);
+/* The digests of the game's roster, logged when a turn opens (sides_root,
+ * units_root): each side's name, title and public key (NULL: none) in
+ * side order, each unit's id, side, name and serialised attributes in
+ * unit order.  Nothing of them changes in a game: a change holds the
+ * side and unit rows it acts on to them (game_live.c), the verifier them
+ * to the scenario. */
+#define ORD_SIDES_TAG "orderly-roster-sides-v1"
+#define ORD_ROSTER_TAG "orderly-roster-units-v1"
+void ord_digest_side(struct ord_digest *d, const char *name, const char *title,
+		     const unsigned char *pubkey);
+void ord_digest_roster_unit(struct ord_digest *d, const char *id, const char *side,
+			    const char *name, const char *attrs);
 /* A hash of the bytes of a sheet (no nonce): logged when the next turn
  * opens, after the sheet was revealed, so that a "repeat" stand-in can be
  * checked against it. */

@@ -225,6 +225,20 @@ int ord_game_add_unit(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
+/* A unit row added to the context and digested as the roster (g->roster). */
+struct roster_load {
+	struct ord_ctx *ctx;
+	struct ord_digest *d;
+};
+
+static int add_unit_roster(void *ud, const struct ord_store_unit *u)
+{
+	struct roster_load *r = ud;
+
+	ord_game_roster_unit(r->d, u);
+	return ord_game_add_unit(r->ctx, u);
+}
+
 /* Log turn's deadline and keep it in its row (inside a transaction). */
 int ord_game_log_deadline(struct ord_game *g, int turn, int64_t when)
 {
@@ -304,21 +318,31 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	struct ord_store_turn t;
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_ctx ctx;
-	unsigned char root[32];
+	struct ord_digest roster;
+	struct roster_load rl = { &ctx, &roster };
+	unsigned char root[32], sides[32], units[32];
 	size_t i, nunits;
 	int64_t seq, deadline = 0;
 	int err;
 
-	/* every unit's state as the turn opens */
+	/* every unit's state as the turn opens, and the roster (the same
+	 * rows: nothing of it changes in a game) */
 	ord_ctx_init(&ctx, g->rs, g->rules, n);
-	if ((err = ord_store_units_each(g->db, 0, 0, ord_game_add_unit, &ctx)) != 0)
+	ord_digest_init(&roster, ORD_ROSTER_TAG);
+	if ((err = ord_store_units_each(g->db, 0, 0, add_unit_roster, &rl)) != 0)
 		goto out;
+	ord_digest_final(&roster, units);
+	ord_game_sides_root(g, sides);
 	ord_phase_state_root(&ctx, root);
 	nunits = ctx.nunits;
 	/* they are the ones the turn before's last phase left (its resolve
 	 * entry's digest): a unit no phase of that turn changed, edited
 	 * since, would open the turn as edited */
 	if (n > 1 && (err = ord_game_states_held(g, root, n - 1, 0)) != 0)
+		goto out;
+	/* at an exchange, the rows the turn before opened with: a unit or a
+	 * side changed outside orderly is not carried into this opening */
+	if (n > 1 && (err = ord_game_live_roster(g, n - 1, sides, units, NULL)) != 0)
 		goto out;
 	/* what each side sealed the turn before: a "repeat" stand-in repeats it */
 	last = ord_xcalloc(g->nsides + 1, sizeof(*last));
@@ -342,7 +366,7 @@ int ord_game_open_turn(struct ord_game *g, int n)
 	ord_commit_seed(t.seed_commitment, g->game_id, n, t.seed);
 	if ((err = ord_game_config(g, &cfg)) != 0)
 		goto out;
-	ord_canon_open(&body, n, t.seed_commitment, &cfg, nunits, root, last, g->nsides);
+	ord_canon_open(&body, n, t.seed_commitment, &cfg, nunits, root, sides, units, last, g->nsides);
 	if ((err = ord_game_log(g, &seq, n, "open", body.buf)) != 0)
 		goto out;
 	t.log_seq = seq;
@@ -1051,6 +1075,7 @@ int ord_game_attach_sheets(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
 		      const char *phase)
 {
+	struct roster_load rl = { ctx, g->roster };
 	struct ord_store_turn cur;
 	struct held_events held = { g, ctx };
 	size_t bound;
@@ -1064,8 +1089,9 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	/* every unit with its latest state up to the end of turn: for the
 	 * current turn, its current state (one row each) */
 	if ((err = ord_game_turn(g, &cur, 0)) != 0 ||
-	    (err = ord_store_units_each(g->db, turn >= cur.turn ? 0 : turn, 0, ord_game_add_unit,
-					ctx)) != 0)
+	    (err = ord_store_units_each(g->db, turn >= cur.turn ? 0 : turn, 0,
+					g->roster ? add_unit_roster : ord_game_add_unit,
+					g->roster ? (void *)&rl : (void *)ctx)) != 0)
 		return err;
 	ord_ctx_index(ctx);
 	if (with_orders && (err = ord_game_attach_sheets(g, ctx, turn, NULL)) != 0)

@@ -53,12 +53,16 @@ struct ord_game {
 	 * (ord_game_live_event): set while an event, a void, a close or a
 	 * resolve loads them */
 	int hold_events;
+	/* ord_game_load_ctx digests the units it loads into it (a resolve's
+	 * hold of them to the turn's units_root), when not NULL */
+	struct ord_digest *roster;
 };
 
 /* The live rows a change acts on, held to the log before it acts
  * (game_live.c): a row that differs is refused, ORD_EBADDATA, naming it
  * and what the log holds.  The turn row's seed (and its commitment) to the
- * one its opening logs, which goes to commitment; */
+ * one its opening logs, which goes to commitment, and the side rows to
+ * the sides_root it logs (none: not held); */
 int ord_game_live_seed(struct ord_game *g, const struct ord_store_turn *t,
 		       unsigned char commitment[32]);
 /* the seed, then each side's latest sheet of the turn to its entry and the
@@ -76,8 +80,21 @@ struct ord_scenario;
 int ord_game_rows_scenario(struct ord_game *g, const struct ord_scenario *sc, int turn,
 			   void (*differs)(void *ud, const char *what),
 			   int (*row)(void *ud, const struct ord_store_unit *u), void *ud);
-/* The same at a seal: the first difference refused, ORD_EBADDATA. */
-int ord_game_live_units(struct ord_game *g);
+/* The roster turn's opening digests (sides_root, units_root): the
+ * sides' and a unit row's part of it (the units in unit order, begun with
+ * ord_digest_init(d, ORD_ROSTER_TAG)). */
+void ord_game_sides_root(struct ord_game *g, unsigned char out[32]);
+void ord_game_roster_unit(struct ord_digest *d, const struct ord_store_unit *u);
+/* The roots given (NULL: not held) against the ones turn's opening logs:
+ * a root that differs refused, ORD_EBADDATA, naming what differs;
+ * *logged (or NULL) 1 when the opening logs a units_root, 0 when it is
+ * of an orderly before the roots, which logs none (nothing held). */
+int ord_game_live_roster(struct ord_game *g, int turn, const unsigned char *sides,
+			 const unsigned char *units, int *logged);
+/* At a seal: the unit rows against the units_root turn's opening logs,
+ * or, an opening that logs none, every side and unit row against the
+ * scenario (its parse); the first difference refused, ORD_EBADDATA. */
+int ord_game_live_units(struct ord_game *g, int turn);
 
 /* A turn row (the current one when turn <= 0). */
 int ord_game_turn(struct ord_game *g, struct ord_store_turn *t, int turn);

@@ -15,9 +15,16 @@
  * sheet a side (a seal, a resolve, an exchange), and the log entry of
  * each event the change loads (an event, a void, a close, a resolve),
  * found by its number.  The rows a change does not read are the audit's.
- * A seal also holds every side and unit row to the scenario its log
- * states (ord_game_rows_scenario, the audit's comparison): the scenario's
- * parse, once a turn.
+ * The side and unit rows, which nothing changes in a game, are held to
+ * the roster the turn's opening digests (sides_root, units_root): the
+ * sides wherever the opening is read (a submit, a seal, a resolve, an
+ * exchange), the units by the seal (their rows read for it), a resolve
+ * (as its context loads them) and the exchange (as the next opening
+ * digests them); the verifier holds the roots to the scenario.  A turn
+ * opened before the roots has its seal hold every side and unit row to
+ * the scenario its log states (ord_game_rows_scenario, the audit's
+ * comparison: the scenario's parse, 0.75 G instructions at 10,000 units),
+ * as a refusal does to say what differs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +119,9 @@ static void add_logged(struct ord_buf *m, const char *body)
 	ord_buf_release(&line);
 }
 
+static int hold_root(struct ord_game *g, int turn, int64_t seq, const char *body, const char *key,
+		     const unsigned char root[32], int *logged);
+
 /* ---- the seed and the dice key ---- */
 
 /* ord_game_live_seed; *refereeless (or NULL) as the opening logs it */
@@ -146,6 +156,13 @@ static int live_seed(struct ord_game *g, const struct ord_store_turn *t,
 			     t->turn, (long long)seq, hex);
 	if (m.len)
 		err = refuse(g, m.buf);
+	/* the sides (names, titles, keys) to the roster the opening
+	 * digests: a submit checks a sheet's signature by its side's key */
+	if (!err) {
+		unsigned char sides[32];
+		ord_game_sides_root(g, sides);
+		err = hold_root(g, t->turn, seq, body, "sides_root", sides, NULL);
+	}
 	ord_buf_release(&m);
 	free(hex);
 	free(body);
@@ -465,12 +482,13 @@ static void first_difference(void *ud, const char *what)
 		ord_buf_adds(m, what);
 }
 
-int ord_game_live_units(struct ord_game *g)
+/* The first difference of the side and unit rows from the scenario the
+ * log states, into m (nothing when none). */
+static int scenario_difference(struct ord_game *g, struct ord_buf *m)
 {
 	struct ord_store_game sg;
 	struct ord_scenario sc;
 	struct ord_words_how words;
-	struct ord_buf m = ORD_BUF_INIT;
 	unsigned char hash[32];
 	int err;
 
@@ -492,19 +510,130 @@ int ord_game_live_units(struct ord_game *g)
 	} else
 		err = ord_scenario_load_checked(&sc, sg.scenario, sg.scenario_len,
 						"the game's scenario", g->rs->unit_attrs, &words);
-	if (err)
-		goto out;
-	ord_scenario_drop_positions(&sc);
-	if ((err = ord_game_rows_scenario(g, &sc, 0, first_difference, NULL, &m)) == 0 && m.len) {
+	if (!err) {
+		ord_scenario_drop_positions(&sc);
+		err = ord_game_rows_scenario(g, &sc, 0, first_difference, NULL, m);
+	}
+	ord_scenario_release(&sc);
+	ord_store_game_release(&sg);
+	return err;
+}
+
+/* ---- sides and units: the roster the turn's opening digests ---- */
+
+void ord_game_sides_root(struct ord_game *g, unsigned char out[32])
+{
+	struct ord_digest d;
+	size_t i;
+
+	ord_digest_init(&d, ORD_SIDES_TAG);
+	for (i = 0; i < g->nsides; i++)
+		ord_digest_side(&d, g->sides[i].name, g->sides[i].title,
+				g->sides[i].has_key ? g->sides[i].pubkey : NULL);
+	ord_digest_final(&d, out);
+}
+
+void ord_game_roster_unit(struct ord_digest *d, const struct ord_store_unit *u)
+{
+	ord_digest_roster_unit(d, u->uid, u->side, u->name, u->attrs ? u->attrs : "");
+}
+
+/* The refusal of rows that do not give the root (key, "sides_root" or
+ * "units_root") turn's opening, entry seq, logs as hex: what differs,
+ * found as the audit finds it, against the scenario (its parse: a
+ * refusal's cost only), else the root. */
+static int roster_refuse(struct ord_game *g, int turn, int64_t seq, const char *key, const char *hex)
+{
+	struct ord_buf m = ORD_BUF_INIT, w = ORD_BUF_INIT;
+	int err;
+
+	if ((err = scenario_difference(g, &m)) != 0) {
+		ord_buf_release(&m);
+		return err;
+	}
+	if (m.len)
+		ord_buf_addf(&w, "%s (tables side and unit, against the roster turn %d's opening, log entry %lld, digests)",
+			     m.buf, turn, (long long)seq);
+	else
+		ord_buf_addf(&w, "the rows of table %s do not give the %s turn %d's opening (log entry %lld) logs, %s=%s",
+			     !strcmp(key, "sides_root") ? "side" : "unit", key, turn,
+			     (long long)seq, key, hex);
+	err = refuse(g, w.buf);
+	ord_buf_release(&m);
+	ord_buf_release(&w);
+	return err;
+}
+
+/* root against the one key of body (turn's opening, entry seq) logs:
+ * 0 when it agrees, or logs none (an opening of an orderly before the
+ * roster's roots: *logged 0), else the refusal. */
+static int hold_root(struct ord_game *g, int turn, int64_t seq, const char *body, const char *key,
+		     const unsigned char root[32], int *logged)
+{
+	unsigned char want[32];
+	char *hex = ord_canon_get(body, key);
+	int err = 0;
+
+	if (logged)
+		*logged = hex != NULL;
+	if (!hex)
+		return 0;
+	if (ord_unhex(want, 32, hex) != 32 || memcmp(want, root, 32))
+		err = roster_refuse(g, turn, seq, key, hex);
+	free(hex);
+	return err;
+}
+
+int ord_game_live_roster(struct ord_game *g, int turn, const unsigned char *sides,
+			 const unsigned char *units, int *logged)
+{
+	char *body = NULL;
+	int64_t seq = 0;
+	int err;
+
+	if (logged)
+		*logged = 0;
+	if ((err = ord_store_log_last(g->db, turn, "open", &body, &seq)) != 0)
+		return err;
+	if (sides)
+		err = hold_root(g, turn, seq, body, "sides_root", sides, NULL);
+	if (!err && units)
+		err = hold_root(g, turn, seq, body, "units_root", units, logged);
+	free(body);
+	return err;
+}
+
+static int roster_row(void *ud, const struct ord_store_unit *u)
+{
+	ord_game_roster_unit(ud, u);
+	return 0;
+}
+
+int ord_game_live_units(struct ord_game *g, int turn)
+{
+	struct ord_buf m = ORD_BUF_INIT;
+	struct ord_digest d;
+	unsigned char root[32];
+	int err, logged = 0;
+
+	/* the unit rows against the units_root the turn's opening logs:
+	 * their read and a hash, not the scenario's parse (at 10,000 units
+	 * the seal took 0.75 G instructions with it); the side rows are
+	 * held by ord_game_live_seed */
+	ord_digest_init(&d, ORD_ROSTER_TAG);
+	if ((err = ord_store_roster_each(g->db, roster_row, &d)) != 0)
+		return err;
+	ord_digest_final(&d, root);
+	if ((err = ord_game_live_roster(g, turn, NULL, root, &logged)) != 0 || logged)
+		return err;
+	/* an opening of an orderly before the roots: the scenario */
+	if ((err = scenario_difference(g, &m)) == 0 && m.len) {
 		struct ord_buf w = ORD_BUF_INIT;
 		ord_buf_addf(&w, "%s (tables side and unit, against the scenario the log states)",
 			     m.buf);
 		err = refuse(g, w.buf);
 		ord_buf_release(&w);
 	}
-out:
 	ord_buf_release(&m);
-	ord_scenario_release(&sc);
-	ord_store_game_release(&sg);
 	return err;
 }

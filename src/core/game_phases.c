@@ -135,9 +135,10 @@ int ord_game_seal(ord_game *g, int force)
 		goto out;
 	}
 	/* the turn is played from the units' current states: none changed;
-	 * the sides and units are the scenario's, the seed and the sheets it
-	 * seals the ones logged (game_live.c) */
-	if ((err = current_fresh(g)) != 0 || (err = ord_game_live_units(g)) != 0 ||
+	 * the sides and units are the ones the opening digests (or, opened
+	 * before the roster's roots, the scenario's), the seed and the
+	 * sheets it seals the ones logged (game_live.c) */
+	if ((err = current_fresh(g)) != 0 || (err = ord_game_live_units(g, t.turn)) != 0 ||
 	    (err = ord_game_live_sheets(g, &t, 0)) != 0)
 		goto out;
 	/* a side has handed in when it has a sheet or, referee-less, a commitment */
@@ -1315,7 +1316,8 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	struct ord_phase_dice pd;
 	struct ord_store_turn t;
 	struct ord_ctx ctx;
-	unsigned char pkey[32];
+	struct ord_digest roster;
+	unsigned char pkey[32], units[32];
 	const char *cur = NULL;
 	size_t i, nevents, waiting = 0;
 	int err, loaded = 0, empty_check;
@@ -1356,11 +1358,20 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	 * events as it loads them, are the ones logged (game_live.c) */
 	if ((err = ord_game_live_sheets(g, &t, 1)) != 0)
 		goto out;
+	/* and the units it loads to the roster the opening digests (their
+	 * names, sides and attributes: a unit's kind changed after the seal
+	 * would be played) */
 	g->hold_events = 1;
+	ord_digest_init(&roster, ORD_ROSTER_TAG);
+	g->roster = &roster;
 	err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur);
 	g->hold_events = 0;
+	g->roster = NULL;
 	loaded = 1;
 	if (err)
+		goto out;
+	ord_digest_final(&roster, units);
+	if ((err = ord_game_live_roster(g, t.turn, NULL, units, NULL)) != 0)
 		goto out;
 	if ((err = phase_states(g, &ctx, t.turn, t.phase == 0)) != 0)
 		goto out;

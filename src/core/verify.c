@@ -230,6 +230,52 @@ int ord_vr_body_hex(const char *body, const char *key, unsigned char *out, size_
 static int cache_rules(struct vr *x, const unsigned char h[32]);
 static int cache_scenario(struct vr *x, const unsigned char h[32]);
 
+/* The roster the opening digests (sides_root, units_root), as the
+ * scenario gives it: the side and unit rows every change of the turn is
+ * held to (game_live.c), and the next opening carries.  An opening of an
+ * orderly before the roots logs none. */
+static void check_roster(struct vr *x, const struct ord_rec_entry *e)
+{
+	struct ord_buf attrs = ORD_BUF_INIT;
+	struct ord_digest d;
+	unsigned char root[32], want[32];
+	char *hex;
+	size_t i;
+
+	if ((hex = ord_canon_get(e->body, "sides_root")) != NULL) {
+		ord_digest_init(&d, ORD_SIDES_TAG);
+		for (i = 0; i < x->sc.nsides; i++) {
+			const struct ord_scenario_side *sd = &x->sc.sides[i];
+			unsigned char pk[32];
+			int keyed = sd->pubkey && ord_unhex(pk, 32, sd->pubkey) == 32;
+			ord_digest_side(&d, sd->id, sd->name, keyed ? pk : NULL);
+		}
+		ord_digest_final(&d, root);
+		if (ord_unhex(want, 32, hex) != 32 || memcmp(root, want, 32))
+			ord_vout_fail(x->v,
+				      "the sides (their names, titles and keys) turn %d's opening (entry %lld) digests, sides_root=%s, are not the scenario's",
+				      e->turn, (long long)e->seq, hex);
+		free(hex);
+	}
+	if ((hex = ord_canon_get(e->body, "units_root")) != NULL) {
+		ord_digest_init(&d, ORD_ROSTER_TAG);
+		for (i = 0; i < x->sc.nunits; i++) {
+			const struct ord_scenario_unit *su = &x->sc.units[i];
+			ord_buf_reset(&attrs);
+			ord_kv_serialize(&su->attrs, &attrs);
+			ord_digest_roster_unit(&d, su->id, su->side, su->name,
+					       attrs.buf ? attrs.buf : "");
+		}
+		ord_digest_final(&d, root);
+		if (ord_unhex(want, 32, hex) != 32 || memcmp(root, want, 32))
+			ord_vout_fail(x->v,
+				      "the units (their ids, sides, names and attributes) turn %d's opening (entry %lld) digests, units_root=%s, are not the scenario's",
+				      e->turn, (long long)e->seq, hex);
+		free(hex);
+	}
+	ord_buf_release(&attrs);
+}
+
 static void check_opening(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -302,6 +348,7 @@ static void check_opening(struct vr *x)
 	if (cache_scenario(x, sch))
 		return;
 	x->have_sc = 1;
+	check_roster(x, e);
 	/* the game's title is its scenario's (the create entry logs it, and
 	 * the opening names the scenario by its hash) */
 	if (r->title && x->sc.title && strcmp(r->title, x->sc.title))
@@ -817,6 +864,8 @@ static void check_cycle(struct vr *x)
 			if (!strcmp(k, "open") && e->turn == r->turn + 1) {
 				x->next_open = e;
 				check_next_config(x, e);
+				if (x->have_sc) /* the roster the next turn is played with */
+					check_roster(x, e);
 			} else if (!neutral(k))
 				ord_vout_fail(x->v, "log entry %lld: a '%s' after the exchange",
 					      (long long)e->seq, k);

@@ -484,6 +484,18 @@ int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn
 	return unit_rows(db, st, fn, ud);
 }
 
+int ord_store_roster_each(sqlite3 *db, ord_store_unit_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, '' "
+				  "FROM unit JOIN side ON side.id = unit.side_id ORDER BY unit.id")) != 0)
+		return err;
+	return unit_rows(db, st, fn, ud);
+}
+
 int ord_store_openings_each(sqlite3 *db, int turn, ord_store_unit_fn fn, void *ud)
 {
 	sqlite3_stmt *st = NULL;

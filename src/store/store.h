@@ -163,6 +163,9 @@ int ord_store_unit_insert(sqlite3 *db, int64_t *id, const char *uid, const char 
 /* Every unit in unit order with its latest state at or before the end of
  * turn (turn <= 0: now); before: strictly before turn (its start). */
 int ord_store_units_each(sqlite3 *db, int turn, int before, ord_store_unit_fn fn, void *ud);
+/* Every unit in unit order without its state (state ""): its id, name,
+ * side and attributes, what a turn's opening digests of it (units_root). */
+int ord_store_roster_each(sqlite3 *db, ord_store_unit_fn fn, void *ud);
 /* Every unit in unit order with its state as turn opened (turn >= 1), as
  * ord_store_units_each(db, turn, 1, ...) gives it, but only its uid and
  * state: id 0, name, side and attrs NULL (turn <= 0: ord_store_units_each's

@@ -64,16 +64,18 @@ refused seed-commitment-submit open.orderly "UPDATE turn SET seed_commitment = r
 # a sheet's text changed after it was submitted (R1 fires on B2, not B1)
 refused sheet-before-seal open.orderly "$EDIT_RED" "seal GAME" \
 	"the sheet of red, version 1, of turn 1 (table sheet): its bytes, nonce and the turn's seed commitment do not give the commitment log entry $RED_SHEET records, commitment=$RED_C"
-# what only the scenario states: a unit renamed, a unit given to the
-# other side (whose sheet may then order it), a side given a key
+# what the opening digests of the roster (sides_root, units_root), which
+# the scenario states: a unit renamed, a unit given to the other side
+# (whose sheet may then order it), a side given a key
+ROSTER="against the roster turn 1's opening, log entry $OPEN, digests"
 refused unit-name open.orderly "UPDATE unit SET name = '2nd Red Foot' WHERE uid = 'R1'" "seal GAME" \
-	"unit 'R1' is not the scenario's unit 4 ('R1') as the game began: its name is '2nd Red Foot', the scenario's '1st Red Foot' (tables side and unit, against the scenario the log states)"
+	"unit 'R1' is not the scenario's unit 4 ('R1') as the game began: its name is '2nd Red Foot', the scenario's '1st Red Foot' (tables side and unit, $ROSTER)"
 refused unit-side open.orderly "UPDATE unit SET side_id = (SELECT id FROM side WHERE name = 'blue') WHERE uid = 'R1'" "seal GAME" \
-	"unit 'R1' belongs to side 'blue' in the game file, but to 'red' in the scenario (tables side and unit, against the scenario the log states)"
+	"unit 'R1' belongs to side 'blue' in the game file, but to 'red' in the scenario (tables side and unit, $ROSTER)"
 refused side-key open.orderly "UPDATE side SET pubkey = randomblob(32) WHERE name = 'red'" "seal GAME" \
-	"side 'red' has a key in the game file, but none in the scenario (tables side and unit, against the scenario the log states)"
+	"side 'red' has a key in the game file, but none in the scenario (tables side and unit, $ROSTER)"
 # a side's key swapped for the referee's while he submits a sheet he signed
-# for it, and put back: the submit takes it; the seal does not
+# for it (to be put back before the seal): the submit does not take it
 expect_exit 0 ord keygen blue.key
 BLUEKEY=$(sed -n 's/^public key: //p' <<<"$OUT")
 expect_exit 0 ord keygen forger.key
@@ -83,18 +85,14 @@ expect_exit 0 ord new keyed.orderly --scenario keyed.xml --head open.head
 expect_exit 0 ord sign --head open.head --side blue --key forger.key "$FIX/blue-1.txt"
 NONCE=$(sed -n 's/^nonce: //p' <<<"$OUT")
 SIG=$(sed -n 's/^signature: //p' <<<"$OUT")
-sql keyed.orderly "UPDATE side SET pubkey = X'$FORGER' WHERE name = 'blue'" >/dev/null
-expect_exit 0 ord submit keyed.orderly --side blue --nonce "$NONCE" --signature "$SIG" "$FIX/blue-1.txt"
+KOPEN=$(sql keyed.orderly "SELECT seq FROM log WHERE kind = 'open' AND turn = 1")
+SWAP="UPDATE side SET pubkey = X'$FORGER' WHERE name = 'blue'"
+SWAPPED="side 'blue' has another key in the game file than in the scenario, $BLUEKEY (tables side and unit, against the roster turn 1's opening, log entry $KOPEN, digests)"
+refused side-key-submit keyed.orderly "$SWAP" \
+	"submit GAME --side blue --nonce $NONCE --signature $SIG $FIX/blue-1.txt" "$SWAPPED"
+# the key left swapped: the seal does not take it either
 expect_exit 0 ord submit keyed.orderly --side red "$FIX/red-1.txt"
-# the key left swapped: the side's row is not the scenario's
-refused side-key-swapped keyed.orderly "" "seal GAME" \
-	"side 'blue' has another key in the game file than in the scenario, $BLUEKEY (tables side and unit, against the scenario the log states)"
-# put back: the sheet it took is not signed by the side's key
-sql keyed.orderly "UPDATE side SET pubkey = X'$BLUEKEY' WHERE name = 'blue'" >/dev/null
-cp keyed.orderly keyed.before
-expect_exit 65 ord seal keyed.orderly
-expect_eq "$ERR" "orderly: 'keyed.orderly': the sheet of blue, version 1, of turn 1 (table sheet): its signature is not side blue's over its commitment (side blue's key as table side holds it): it was changed outside orderly ('orderly audit' says where); nothing was done" "the forged sheet"
-cmp keyed.orderly keyed.before || fail "the refused seal of the forged sheet changed the game file"
+refused side-key-swapped keyed.orderly "$SWAP" "seal GAME" "$SWAPPED"
 
 # untouched, it seals
 cp open.orderly sealed.orderly
@@ -144,6 +142,26 @@ refused event-and-entry moved.orderly \
 	"resolve GAME --phase movement" \
 	"log entry $MOVE, which records event #1 of turn 1 (table event), does not match its hash (edited)"
 
+# a unit's attributes changed after the seal: the phase would play B1 as
+# a class A battalion (only the audit's replay said so)
+B1_ATTRS="'kind=line_infantry\\nformation=column\\nfigures=24\\nclass=C\\nweapon=musket\\nquality=line\\n'"
+refused unit-attrs-after-seal moved.orderly "UPDATE unit SET attrs = replace(attrs, 'class=C', 'class=A') WHERE uid = 'B1'" \
+	"resolve GAME --phase movement" \
+	"unit 'B1' is not the scenario's unit 1 ('B1') as the game began: its attributes differ, the scenario's are $B1_ATTRS (tables side and unit, $ROSTER)"
+# a unit renamed between two seals (and put back before the next, which
+# finds nothing): the sheets of the turn are played against its rows
+refused unit-name-after-seal moved.orderly "UPDATE unit SET name = '2nd Red Foot' WHERE uid = 'R1'" \
+	"resolve GAME --phase movement" \
+	"unit 'R1' is not the scenario's unit 4 ('R1') as the game began: its name is '2nd Red Foot', the scenario's '1st Red Foot' (tables side and unit, $ROSTER)"
+# ... put back, the phase is played
+sql unit-name-after-seal.orderly "UPDATE unit SET name = '1st Red Foot' WHERE uid = 'R1'" >/dev/null
+expect_exit 0 ord resolve unit-name-after-seal.orderly --phase movement
+# a side's title changed: the sides' digest, at every change that reads the
+# turn's opening
+refused side-title-after-seal moved.orderly "UPDATE side SET title = 'Reds' WHERE name = 'red'" \
+	"resolve GAME --phase movement" \
+	"side 'red' is not the scenario's side 'red' (tables side and unit, $ROSTER)"
+
 # untouched, the turn plays to its end
 cp moved.orderly played.orderly
 expect_exit 0 ord resolve played.orderly --phase movement
@@ -185,6 +203,15 @@ refused seed-at-exchange played.orderly "UPDATE turn SET seed = randomblob(32) W
 # the sheet the next turn's opening names (a "repeat" repeats it)
 refused sheet-at-exchange played.orderly "$EDIT_RED" "exchange GAME" \
 	"the sheet of red, version 1, of turn 1 (table sheet): its bytes, nonce and the turn's seed commitment do not give the commitment log entry $RED_SHEET records, commitment=$RED_C"
+
+# a unit's attributes (or its name), changed after the last phase: the
+# next turn's opening would digest them
+refused unit-attrs-at-exchange played.orderly "UPDATE unit SET attrs = replace(attrs, 'class=C', 'class=A') WHERE uid = 'B1'" \
+	"exchange GAME" \
+	"unit 'B1' is not the scenario's unit 1 ('B1') as the game began: its attributes differ, the scenario's are $B1_ATTRS (tables side and unit, $ROSTER)"
+refused unit-name-at-exchange played.orderly "UPDATE unit SET name = 'Reds' WHERE uid = 'R1'" \
+	"exchange GAME" \
+	"unit 'R1' is not the scenario's unit 4 ('R1') as the game began: its name is 'Reds', the scenario's '1st Red Foot' (tables side and unit, $ROSTER)"
 
 expect_exit 0 ord exchange played.orderly
 expect_exit 0 ord audit played.orderly

@@ -468,6 +468,39 @@ expect_exit 65 ord submit unresolved.orderly --side blue "$FIX/blue-1.txt"
 expect_eq "$ERR" "orderly: 'unresolved.orderly' is a damaged game file (its table 'roll' has no column 'value'); restore it from a copy" "submit"
 expect_eq "$(sha unresolved.orderly)" "$before" "the bytes of unresolved.orderly"
 
+# a forged roster: turn 1's opening digests other units (units_root) and
+# turn 2's other sides (sides_root), the chain recomputed and every head
+# re-signed with the game's key (tests/e2e/forge.c), as a referee would
+# who edited a unit's row and the opening's root alike so that every
+# change took it: the audit, and a player's verify of the bundle,
+# recompute them from the scenario
+FORGE=${FORGE:-$BUILD/tests/ord_forge}
+[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+OPEN1=$(seq_of open "AND turn = 1")
+OPEN2=$(seq_of open "AND turn = 2")
+ZEROS=$(printf '0%.0s' {1..64})
+cp "$BASE" roots.orderly
+sql roots.orderly "UPDATE log SET body = replace(body,
+		'units_root=' || substr(body, instr(body, 'units_root=') + 11, 64), 'units_root=$ZEROS')
+	WHERE seq = $OPEN1;
+	UPDATE log SET body = replace(body,
+		'sides_root=' || substr(body, instr(body, 'sides_root=') + 11, 64), 'sides_root=$ZEROS')
+	WHERE seq = $OPEN2" >/dev/null
+"$FORGE" rechain roots.orderly || fail "ord_forge rechain roots.orderly"
+UNITS_FORGED="the units (their ids, sides, names and attributes) turn 1's opening (entry $OPEN1) digests, units_root=$ZEROS, are not the scenario's"
+SIDES_FORGED="the sides (their names, titles and keys) turn 2's opening (entry $OPEN2) digests, sides_root=$ZEROS, are not the scenario's"
+expect_exit 1 ord audit roots.orderly
+expect_in "$OUT" "$UNITS_FORGED"
+expect_in "$OUT" "$SIDES_FORGED"
+expect_not_in "$OUT" "does not match its hash"
+expect_exit 0 ord export roots.orderly --turn 1 -o roots-1.xml
+PUBKEY=$(ord info roots.orderly | awk '/^key:/ {print $2}')
+expect_exit 1 ord verify roots-1.xml --pubkey "$PUBKEY"
+expect_in "$OUT" "$UNITS_FORGED"
+# the next turn's opening, which its bundle ends with: the roster turn 2
+# is played with, before turn 2's bundle is made
+expect_in "$OUT" "$SIDES_FORGED"
+
 # the untouched game: still clean, and never written to by the cases
 expect_exit 0 ord audit "$BASE"
 expect_in "$OUT" "clean"
