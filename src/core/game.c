@@ -1021,6 +1021,8 @@ static int add_event_held(void *ud, const struct ord_store_event *e)
 
 	if (h->g->hold_events && (err = ord_game_live_event(h->g, h->ctx->turn, e)) != 0)
 		return err;
+	if (e->void_log) /* voided, as its entry logs (held: read to hold it) */
+		return 0;
 	return add_event(h->ctx, e);
 }
 
@@ -1096,9 +1098,12 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	ord_ctx_index(ctx);
 	if (with_orders && (err = ord_game_attach_sheets(g, ctx, turn, NULL)) != 0)
 		return err;
-	/* the events that stand: a voided one is as if it was never recorded */
-	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL, 1,
-						  add_event_held, &held)) != 0)
+	/* the events that stand: a voided one is as if it was never recorded.
+	 * Held (hold_events), the voided ones are read too, and each void
+	 * held to its entry: an event row given a void_log with the sqlite3
+	 * shell, no void logged, was skipped by the resolve */
+	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL,
+						  !g->hold_events, add_event_held, &held)) != 0)
 		return err;
 	return 0;
 }

@@ -162,6 +162,11 @@ refused side-title-after-seal moved.orderly "UPDATE side SET title = 'Reds' WHER
 	"resolve GAME --phase movement" \
 	"side 'red' is not the scenario's side 'red' (tables side and unit, $ROSTER)"
 
+# the event voided in its row, no void logged: the phase skipped it
+refused event-void-row moved.orderly "UPDATE event SET void_log = log_seq, void_reason = 'gone' WHERE seq = 1" \
+	"resolve GAME --phase movement" \
+	"the void of event #1 of turn 1 (table event) points at log entry $MOVE, which is a event entry of turn 1"
+
 # untouched, the turn plays to its end
 cp moved.orderly played.orderly
 expect_exit 0 ord resolve played.orderly --phase movement
