@@ -614,20 +614,25 @@ int ord_game_live_units(struct ord_game *g, int turn)
 	struct ord_buf m = ORD_BUF_INIT;
 	struct ord_digest d;
 	unsigned char root[32];
-	int err, logged = 0;
+	char *body = NULL, *logged;
+	int64_t seq = 0;
+	int err;
 
-	/* the unit rows against the units_root the turn's opening logs:
-	 * their read and a hash, not the scenario's parse (at 10,000 units
-	 * the seal took 0.75 G instructions with it); the side rows are
-	 * held by ord_game_live_seed */
-	ord_digest_init(&d, ORD_ROSTER_TAG);
-	if ((err = ord_store_roster_each(g->db, roster_row, &d)) != 0)
+	if ((err = ord_store_log_last(g->db, turn, "open", &body, &seq)) != 0)
 		return err;
-	ord_digest_final(&d, root);
-	if ((err = ord_game_live_roster(g, turn, NULL, root, &logged)) != 0 || logged)
-		return err;
-	/* an opening of an orderly before the roots: the scenario */
-	if ((err = scenario_difference(g, &m)) == 0 && m.len) {
+	logged = ord_canon_get(body, "units_root");
+	if (logged) {
+		/* the unit rows against the units_root the turn's opening
+		 * logs: their read and a hash, not the scenario's parse (at
+		 * 10,000 units the seal took 0.75 G instructions with it); the
+		 * side rows are held by ord_game_live_seed */
+		ord_digest_init(&d, ORD_ROSTER_TAG);
+		if ((err = ord_store_roster_each(g->db, roster_row, &d)) == 0) {
+			ord_digest_final(&d, root);
+			err = hold_root(g, turn, seq, body, "units_root", root, NULL);
+		}
+	} else if ((err = scenario_difference(g, &m)) == 0 && m.len) {
+		/* an opening of an orderly before the roots: the scenario */
 		struct ord_buf w = ORD_BUF_INIT;
 		ord_buf_addf(&w, "%s (tables side and unit, against the scenario the log states)",
 			     m.buf);
@@ -635,5 +640,7 @@ int ord_game_live_units(struct ord_game *g, int turn)
 		ord_buf_release(&w);
 	}
 	ord_buf_release(&m);
+	free(logged);
+	free(body);
 	return err;
 }

@@ -198,6 +198,16 @@ expect_in "$OUT" "clean"
 expect_exit 0 ord export old-repeat.game --turn 1 -o old-repeat-1.xml
 expect_exit 0 ord verify old-repeat-1.xml
 expect_in "$OUT" "  the order of the referee's events: in a game without witnessed dice"
+# its openings log no roster digests (sides_root, units_root): its seal
+# holds the side and unit rows to the scenario, as the orderly before
+# them did, and says so
+expect_eq "$(sql old-repeat.game "SELECT count(*) FROM log WHERE kind = 'open' AND (body LIKE '%sides_root=%' OR body LIKE '%units_root=%')")" 0 \
+	"the old game's openings with a roster root"
+cp old-repeat.game old-renamed.game
+sql old-renamed.game "UPDATE unit SET name = 'Reds' WHERE uid = 'R1'" >/dev/null
+expect_exit 65 ord seal old-renamed.game --force
+expect_eq "$ERR" "orderly: 'old-renamed.game': unit 'R1' is not the scenario's unit 4 ('R1') as the game began: its name is 'Reds', the scenario's '1st Red Foot' (tables side and unit, against the scenario the log states): it was changed outside orderly ('orderly audit' says where); nothing was done" \
+	"the seal of an old game's renamed unit"
 expect_exit 0 ord seal old-repeat.game --force
 expect_in "$OUT" "blue holds: its sheet of turn 1 is not valid now: sheet line 1, col 4: unit 'B1' is already in square"
 expect_not_in "$OUT" "repeats its sheet"
@@ -209,6 +219,10 @@ resolve_rest old-repeat.game 1
 expect_exit 0 ord event old-repeat.game fire unit=R1 target=B1 range=3 --override "a test of an old game's dice"
 resolve_rest old-repeat.game 4
 expect_exit 0 ord exchange old-repeat.game
+# the opening this orderly writes digests the roster, which the audit
+# recomputes from the scenario
+expect_eq "$(sql old-repeat.game "SELECT count(*) FROM log WHERE kind = 'open' AND turn = 3 AND body LIKE '%sides_root=%' AND body LIKE '%units_root=%'")" 1 \
+	"the roster digests of the old game's next opening"
 expect_exit 0 ord audit old-repeat.game
 expect_in "$OUT" "clean"
 expect_eq "$(sql old-repeat.game "SELECT count(*) FROM roll WHERE turn = 2")" 1 "the rolls of the old game's turn 2"
