@@ -186,6 +186,9 @@ size_t ord_diag_count(const struct ord_diag *d);
  * a front-end leaves out its own "unit 'U': " before the message, so that
  * a problem names its unit once. */
 int ord_diag_names_unit(const struct ord_diag_item *it);
+/* Append the item's "MSG[ (rule)]": its message, then its rule in
+ * brackets when it names one (every front-end writes a problem so). */
+void ord_diag_item_format(struct ord_buf *out, const struct ord_diag_item *it);
 /* "LINE:COL: [unit 'U': ]MSG[ (rule)]" lines, each prefixed by prefix (e.g.
  * a file name), the unit left out when the message names it; then, when
  * problems were only counted, "N more problems not listed". */

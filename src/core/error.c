@@ -154,6 +154,13 @@ int ord_diag_names_unit(const struct ord_diag_item *it)
 	return 0;
 }
 
+void ord_diag_item_format(struct ord_buf *out, const struct ord_diag_item *it)
+{
+	ord_buf_adds(out, it->msg);
+	if (*it->rule)
+		ord_buf_addf(out, " (%s)", it->rule);
+}
+
 void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out)
 {
 	size_t i;
@@ -170,9 +177,7 @@ void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_bu
 			ord_buf_adds(out, " ");
 		if (*it->unit && !ord_diag_names_unit(it))
 			ord_buf_addf(out, "unit '%s': ", it->unit);
-		ord_buf_adds(out, it->msg);
-		if (*it->rule)
-			ord_buf_addf(out, " (%s)", it->rule);
+		ord_diag_item_format(out, it);
 		ord_buf_addch(out, '\n');
 	}
 	/* after the problems listed, as the last thing read */

@@ -709,9 +709,8 @@ static int check_units(struct ord_game *g, const struct ord_scenario *sc, const 
 			ord_buf_addf(&m, "%s%s:%u:", m.len ? "\n" : "", scenario_path, line);
 			if (col)
 				ord_buf_addf(&m, "%u:", col);
-			ord_buf_addf(&m, " unit '%s': %s", su->id, it->msg);
-			if (*it->rule)
-				ord_buf_addf(&m, " (%s)", it->rule);
+			ord_buf_addf(&m, " unit '%s': ", su->id);
+			ord_diag_item_format(&m, it);
 		}
 		ord_kv_release(&u.state);
 		ord_diag_release(&diag);

@@ -304,14 +304,17 @@ out:
 /* One problem as the checks write it: "unit 'X': message (rule)", on a line. */
 static void add_problem(struct ord_buf *out, const struct ord_diag_item *it)
 {
-	const char *p;
+	size_t i, end;
 
 	if (*it->unit)
 		ord_buf_addf(out, "unit '%s': ", it->unit);
-	for (p = it->msg; *p; p++)
-		ord_buf_addch(out, *p == '\n' ? ' ' : *p);
-	if (*it->rule)
-		ord_buf_addf(out, " (%s)", it->rule);
+	i = out->len;
+	end = i + strlen(it->msg);
+	ord_diag_item_format(out, it);
+	/* on one line: the message's own line breaks become spaces */
+	for (; i < end; i++)
+		if (out->buf[i] == '\n')
+			out->buf[i] = ' ';
 }
 
 size_t ord_phase_check_event(struct ord_ctx *ctx, const struct ord_event *ev,
@@ -490,14 +493,6 @@ void ord_phase_hold_text(struct ord_buf *out, const char *side, int turn, const 
 		     side, turn, policy);
 }
 
-/* A problem's message and rule. */
-static void problem_msg(struct ord_buf *out, const struct ord_diag_item *it)
-{
-	ord_buf_adds(out, it->msg);
-	if (*it->rule)
-		ord_buf_addf(out, " (%s)", it->rule);
-}
-
 /* Why a sheet of turn cannot be repeated: the first problem of d, at its
  * line and column of the sheet (or the error, when d lists none). */
 static void first_problem(struct ord_buf *out, int turn, const struct ord_diag *d)
@@ -515,7 +510,7 @@ static void first_problem(struct ord_buf *out, int turn, const struct ord_diag *
 		ord_buf_addf(out, "sheet line %u: ", it->line);
 	if (*it->unit && !ord_diag_names_unit(it))
 		ord_buf_addf(out, "unit '%s': ", it->unit);
-	problem_msg(out, it);
+	ord_diag_item_format(out, it);
 }
 
 /* prev with the lines of held (1-based, nonzero: held) made comments, and
@@ -591,7 +586,7 @@ int ord_phase_repeat(struct ord_buf *out, struct ord_buf *why, const struct ord_
 			if (it->col)
 				ord_buf_addf(&each, ", col %u", it->col);
 			ord_buf_adds(&each, ": ");
-			problem_msg(&each, it);
+			ord_diag_item_format(&each, it);
 		}
 		ord_diag_release(&d);
 		if (valid || !added)

@@ -478,9 +478,7 @@ static void put_problems(struct judge *j, const struct ord_diag *d)
 			ord_buf_addf(&j->reply, "line %u, col %u: ", shown, it->col);
 		if (*it->unit && !ord_diag_names_unit(it))
 			ord_buf_addf(&j->reply, "unit '%s': ", it->unit);
-		ord_buf_adds(&j->reply, it->msg);
-		if (*it->rule)
-			ord_buf_addf(&j->reply, " (%s)", it->rule);
+		ord_diag_item_format(&j->reply, it);
 		ord_buf_addch(&j->reply, '\n');
 		if (line && line <= j->b->nlines) {
 			/* the line as he wrote it, and a caret under the column */
