@@ -256,9 +256,9 @@ struct ord_ruleset {
 	 * replays with the arguments it was stored with.  0, or an ORD_E*
 	 * code with the message set: the event's arguments are refused, not
 	 * by an override (a value no key spec can say is wrong, Krigsspil's
-	 * modifier flag no table names).  A message "key: ..." is put at the
-	 * argument key=... in an events file, and at its first quoted word
-	 * when that is one of the argument's comma-separated words.  NULL:
+	 * modifier flag no table names).  The refusal is put at the event's
+	 * place in an events file, or at the argument (and the word of it)
+	 * the module names with ord_ctx_refuse_arg before it returns.  NULL:
 	 * every default is the spec's. */
 	int (*event_defaults)(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_kv *out);
 	/* version 6 ends here */
@@ -477,6 +477,13 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name);
  * when ctx holds only some (a sheet's check holds its side's units and
  * the ones it names). */
 void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out);
+/* In event_defaults, refusing an event's arguments: the argument key=...
+ * at fault and, when it is one of the argument's comma-separated words
+ * ("w" or "w=v"), the word (NULL: the whole argument), so that an events
+ * file's refusal is put at it (the message says it in words; the core
+ * reads no place from them).  The last call before the slot returns
+ * counts; outside event_defaults it does nothing. */
+void ord_ctx_refuse_arg(struct ord_ctx *ctx, const char *key, const char *word);
 /* The sealed order of a unit this turn, NULL if it has none. */
 const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit *u);
 /* Events of the phase being resolved (all events of the turn in check_execution). */

@@ -142,6 +142,8 @@ static int flags_unknown(struct ord_ctx *ctx, const char *list, const char *cons
 			name[nl] = '\0';
 			if (!flag_known(ctx, tables, name)) {
 				flag_unknown(ctx, tables, key, name, out);
+				/* an events file's refusal is put at the word */
+				ord_ctx_refuse_arg(ctx, key, name);
 				return 1;
 			}
 		}

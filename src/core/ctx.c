@@ -1173,6 +1173,18 @@ void ord_ctx_set_lazy_all(struct ord_ctx *ctx,
 	ctx->lazy_all = all;
 }
 
+void ord_ctx_refuse_arg(struct ord_ctx *ctx, const char *key, const char *word)
+{
+	struct ord_ctx_refusal *r = ctx->refusal;
+
+	if (!r)
+		return;
+	free(r->key);
+	free(r->word);
+	r->key = key ? ord_strdup(key) : NULL;
+	r->word = key && word ? ord_strdup(word) : NULL;
+}
+
 void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
 {
 	struct ord_buf w = ORD_BUF_INIT, bare = ORD_BUF_INIT;

@@ -44,6 +44,12 @@ struct ord_ctx_map {
 	size_t cap;      /* power of two */
 };
 
+/* The argument an event_defaults refusal names (ord_ctx_refuse_arg). */
+struct ord_ctx_refusal {
+	char *key;  /* the argument key=..., NULL: none named */
+	char *word; /* its word at fault, NULL: the whole argument */
+};
+
 struct ord_ctx {
 	const struct ord_ruleset *rs;
 	struct ord_rules *rules;
@@ -102,6 +108,8 @@ struct ord_ctx {
 	/* dice: derived from key (a real game) or taken from a fixed list */
 	int have_key;
 	int dice_by_events; /* a roll keyed by what its event names (phase.h) */
+	/* while the core asks event_defaults: what its refusal names, else NULL */
+	struct ord_ctx_refusal *refusal;
 	unsigned char dice_key[32];
 	const int *fixed;
 	size_t nfixed, fixed_pos;

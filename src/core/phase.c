@@ -193,32 +193,32 @@ int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek
 	return diag->n > before ? ORD_EUSAGE : 0;
 }
 
-/* The column of what the module's failure msg names in argv, 0 when none
- * (ruleset.h, event_defaults): "key: ..." names argument key=..., and its
- * first quoted word, when one of the argument's comma-separated words
- * ("w" or "w=v"), that word. */
-static unsigned failure_col(int argc, char *const *argv, const unsigned *cols, const char *msg)
+/* The column in argv of what the module's refusal names (ruleset.h,
+ * event_defaults; ord_ctx_refuse_arg), 0 when none: argument key=... (the
+ * last given: its value is the one kept), and word, when one of the
+ * argument's comma-separated words ("w" or "w=v"), that word. */
+static unsigned failure_col(int argc, char *const *argv, const unsigned *cols,
+			    const struct ord_ctx_refusal *r)
 {
-	const char *q, *v, *p, *w;
-	size_t kl = strcspn(msg, ": ="), wl;
+	const char *v, *p;
+	size_t kl, wl;
 	unsigned col;
 	int i;
 
-	if (!cols || !kl || strncmp(msg + kl, ": ", 2))
+	if (!cols || !r->key || !(kl = strlen(r->key)))
 		return 0;
 	for (i = argc - 1; i >= 0; i--)
-		if (!strncmp(argv[i], msg, kl) && argv[i][kl] == '=')
+		if (!strncmp(argv[i], r->key, kl) && argv[i][kl] == '=')
 			break;
 	if (i < 0 || !cols[i])
 		return 0;
 	col = cols[i];
 	v = argv[i] + kl + 1;
-	if (!(q = strchr(msg, '\'')) || !(wl = strcspn(q + 1, "'")) || !q[1 + wl])
+	if (!r->word || !(wl = strlen(r->word)))
 		return col;
-	w = q + 1;
 	for (p = v; *p; p += strcspn(p, ","), p += *p == ',') {
 		size_t nl = strcspn(p, ",=");
-		if (nl == wl && !strncmp(p, w, wl)) {
+		if (nl == wl && !strncmp(p, r->word, wl)) {
 			const char *c;
 			for (c = argv[i]; c < p; c++)
 				if (((unsigned char)*c & 0xC0) != 0x80)
@@ -243,6 +243,7 @@ int ord_phase_event_defaults_at(struct ord_ctx *ctx, const struct ord_event_kind
 	struct ord_key_spec *specs = NULL;
 	struct ord_event ev;
 	struct ord_buf why = ORD_BUF_INIT;
+	struct ord_ctx_refusal refusal = { NULL, NULL };
 	struct ord_kv fill;
 	size_t n, i, before = diag->n;
 	int err = 0;
@@ -255,7 +256,10 @@ int ord_phase_event_defaults_at(struct ord_ctx *ctx, const struct ord_event_kind
 	ev.kv = *out; /* read only: the module's ev is const */
 	ev.check = "";
 	ord_kv_init(&fill);
-	if ((err = ctx->rs->event_defaults(ctx, &ev, &fill)) != 0 || !fill.n)
+	ctx->refusal = &refusal;
+	err = ctx->rs->event_defaults(ctx, &ev, &fill);
+	ctx->refusal = NULL;
+	if (err || !fill.n)
 		goto out;
 	for (n = 0; ek->keys[n].name; n++)
 		;
@@ -290,11 +294,13 @@ out:
 	if (err && diag->n == before) {
 		/* the module's own failure: said where the event's problems
 		 * are, or at the argument (and word) it names */
-		ord_diag_add(diag, 0, failure_col(argc, argv, cols, ord_error_last()), NULL, NULL,
-			     "%s", ord_error_last());
+		ord_diag_add(diag, 0, failure_col(argc, argv, cols, &refusal), NULL, NULL, "%s",
+			     ord_error_last());
 		ord_error_clear();
 		err = ORD_EUSAGE;
 	}
+	free(refusal.key);
+	free(refusal.word);
 	free(specs);
 	ord_kv_release(&fill);
 	ord_buf_release(&why);
