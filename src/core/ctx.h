@@ -108,6 +108,10 @@ struct ord_ctx {
 	/* dice: derived from key (a real game) or taken from a fixed list */
 	int have_key;
 	int dice_by_events; /* a roll keyed by what its event names (phase.h) */
+	/* the unit names of events' arguments no unit was found for
+	 * (ord_phase_event_args), counted: a ctx holding some units only
+	 * may lack the one named */
+	size_t unknown_units;
 	/* while the core asks event_defaults: what its refusal names, else NULL */
 	struct ord_ctx_refusal *refusal;
 	unsigned char dice_key[32];

@@ -512,6 +512,7 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 		struct ord_event *ev;
 		struct ord_unit *full;
 		struct ord_kv kv;
+		size_t unknown = ctx->unknown_units;
 
 		ord_diag_init(&d);
 		ord_kv_init(&kv);
@@ -541,10 +542,7 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
 						   &kv, &d) ||
 			   ord_phase_event_defaults_at(ctx, ek, evs[i].argc, evs[i].argv,
 						       evs[i].cols, &kv, &d)) {
-			size_t k;
-			for (k = 0; k < d.n; k++)
-				if (strstr(d.items[k].msg, "unknown unit"))
-					tl->unknown_unit++;
+			tl->unknown_unit += (int)(ctx->unknown_units - unknown);
 			diag_at(diag, &d, 0, evs[i].line, evs[i].col);
 			tl->bad_args++;
 		} else if ((full = ord_ctx_unit_events_full(ctx, ek, &kv)) != NULL) {
