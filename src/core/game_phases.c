@@ -645,8 +645,10 @@ static void name_unrecorded(struct ord_diag *diag, size_t from, const struct ord
 	ord_buf_release(&out);
 }
 
-int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char *override_reason,
-		    struct ord_diag *diag)
+/* ord_game_events; *args_refused set when the events are refused for
+ * their arguments alone (none disagrees with the sealed orders). */
+static int record_events(ord_game *g, struct ord_event_in *evs, size_t n,
+			 const char *override_reason, struct ord_diag *diag, int *args_refused)
 {
 	struct checked *ck = ord_xcalloc(n + 1, sizeof(*ck));
 	struct ord_buf body = ORD_BUF_INIT;
@@ -722,6 +724,7 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 		goto out;
 	}
 	if (bad_args && !broke) {
+		*args_refused = 1;
 		err = ord_error_set(ORD_EUSAGE,
 				    "%zu of %zu event%s refused for %s arguments: nothing recorded",
 				    (size_t)bad_args, n, n == 1 ? "" : "s",
@@ -804,14 +807,23 @@ out:
 	return err;
 }
 
+int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char *override_reason,
+		    struct ord_diag *diag)
+{
+	int args_refused = 0;
+
+	return record_events(g, evs, n, override_reason, diag, &args_refused);
+}
+
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		   const char *override_reason, struct ord_diag *diag)
 {
 	struct ord_event_in ev = { .kind = kind, .argc = argc, .argv = argv };
-	int err = ord_game_events(g, &ev, 1, override_reason, diag);
+	int args_refused = 0;
+	int err = record_events(g, &ev, 1, override_reason, diag, &args_refused);
 
 	/* one event: its argument problem is the command's usage */
-	if (err == ORD_EUSAGE && diag->n && !strncmp(ord_error_last(), "1 of 1", 6))
+	if (err == ORD_EUSAGE && diag->n && args_refused)
 		ord_error_set(ORD_EUSAGE, "event '%s': %zu bad argument%s", kind, diag->n,
 			      diag->n == 1 ? "" : "s");
 	return err;

@@ -1332,6 +1332,16 @@ START_TEST(test_event_refusal)
 	/* an unknown unit */
 	ord_diag_init(&d);
 	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=Z9", "distance=4", NULL), ORD_EUSAGE);
+	/* one event refused for its arguments: the command's usage */
+	ck_assert_str_eq(ord_error_last(), "event 'move': 1 bad argument");
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_str_eq(d.items[0].msg, "unit: unknown unit 'Z9'");
+	ord_diag_release(&d);
+	/* two */
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=x", "bogus=1", NULL),
+			 ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(), "event 'move': 2 bad arguments");
 	ord_diag_release(&d);
 	/* B3 has no order to move: refused with the reason */
 	ord_diag_init(&d);
@@ -1342,6 +1352,8 @@ START_TEST(test_event_refusal)
 	/* B1 ordered half a move in column (4"), measured 6" */
 	ord_diag_init(&d);
 	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=6", NULL), ORD_ECHECK);
+	/* not for its arguments: the refusal's own words */
+	ck_assert_str_eq(ord_error_last(), "event 'move' disagrees with the sealed orders");
 	ord_diag_release(&d);
 	ck_assert_int_eq(db_int("SELECT count(*) FROM event"), 0);
 	/* an override needs a reason */
