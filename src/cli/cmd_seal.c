@@ -17,10 +17,17 @@
 
 #include "cli/cli_keys.h"
 
+/* Who forced the seal, as the line said once sealed ends: a host's is
+ * the shorter, written in the referee's place. */
+#define FORCED_REFEREE " (forced by the referee)"
+#define FORCED_HOST " (forced by the host)"
+_Static_assert(sizeof(FORCED_HOST) <= sizeof(FORCED_REFEREE), "the host's words fit in place");
+
 struct seal_args {
 	int force;
 	int witnessed; /* set by the seal: the game's dice are witnessed */
 	char *done;    /* the line said once sealed */
+	size_t by;     /* where done says who forced it (with force) */
 };
 
 static int seal(ord_game *g, void *ud)
@@ -32,11 +39,10 @@ static int seal(ord_game *g, void *ud)
 	if (err)
 		return err;
 	if (ord_game_status(g, &st) == 0) {
-		char *by = strstr(a->done, "by the referee)");
 		a->witnessed = st.witnessed;
 		/* no referee: the host forced it (shorter, in place) */
-		if (st.refereeless && by)
-			memcpy(by, "by the host)", sizeof("by the host)"));
+		if (st.refereeless && a->force)
+			memcpy(a->done + a->by, FORCED_HOST, sizeof(FORCED_HOST));
 	}
 	ord_error_clear(); /* only a line of advice is lost */
 	return 0;
@@ -46,7 +52,7 @@ int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *key = NULL, *head = NULL;
 	struct ord_buf done = ORD_BUF_INIT;
-	struct seal_args a = { 0, 0, NULL };
+	struct seal_args a = { 0, 0, NULL, 0 };
 	int rc;
 	const struct cli_opt opts[] = {
 		{ "force", NULL, &a.force },
@@ -61,7 +67,10 @@ int cmd_seal(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "missing GAME");
 	if (argc > 2)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[2]);
-	ord_buf_addf(&done, "sealed %s%s", argv[1], a.force ? " (forced by the referee)" : "");
+	ord_buf_addf(&done, "sealed %s", argv[1]);
+	a.by = done.len;
+	if (a.force)
+		ord_buf_adds(&done, FORCED_REFEREE);
 	a.done = done.buf;
 	rc = cli_signed_change(argv[1], key, head, seal, &a, done.buf);
 	ord_buf_release(&done);

@@ -163,6 +163,7 @@ expect 65 seal g.orderly
 # says that red was shut out of it
 expect 0 seal g.orderly --force
 has "$OUT" "sealed g.orderly (forced by the host)"
+grep -qx "sealed g.orderly (forced by the host)" <<<"$OUT" || fail "the seal's line: $OUT"
 has "$OUT" "no sheet from red: the NMR policy stood in"
 expect 0 info g.orderly
 has "$OUT" "red          opened (version 1): NMR policy applied"

@@ -208,6 +208,8 @@ expect_line "$OUT" '^turn: +1 \(open\)$'
 expect_eq "$(count "$H" "SELECT count(*) FROM sheet")" 1 "sheets after a refused seal"
 expect_exit 0 ord seal "$H" --force
 expect_in "$OUT" "forced"
+# the referee forced it (a game with no referee says the host: test_refereeless)
+expect_line "$OUT" '^sealed hold\.orderly \(forced by the referee\)$'
 expect_exit 0 ord info "$H"
 expect_line "$OUT" '^turn: +1 \(sealed\)$'
 expect_line "$OUT" "^  blue +no sheet: NMR policy 'hold' applied$"
