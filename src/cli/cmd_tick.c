@@ -48,7 +48,7 @@ int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv)
 		size_t n = strlen(e->d_name);
 		int64_t next;
 		size_t left = 0;
-		int err;
+		int err, notable = 0;
 
 		if (n <= 8 || strcmp(e->d_name + n - 8, ".orderly"))
 			continue;
@@ -56,14 +56,14 @@ int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv)
 		ord_buf_reset(&path);
 		ord_buf_addf(&path, "%s/%s", argv[1], e->d_name);
 		ord_buf_reset(&msg);
-		err = mail_tick_game(path.buf, sendmail, &next, &left, &msg);
+		err = mail_tick_game(path.buf, sendmail, &next, &left, &notable, &msg);
 		unsent += left;
 		if (err != 0) {
 			failed++;
 			cli_error("%s: %s", path.buf, ord_error_last());
 			ord_error_clear();
 		}
-		if (msg.len && (verbose || strstr(msg.buf, "sealed") || strstr(msg.buf, "failed")))
+		if (msg.len && (verbose || notable))
 			fputs(msg.buf, stdout);
 	}
 	closedir(d);

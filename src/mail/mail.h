@@ -272,8 +272,10 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 /* Hand every unsent mail of g to sendmail (a shell command); counts. */
 int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *failed, struct ord_buf *msg);
 /* tick over one game file: notices, auto-seal, outbox; *unsent: how many
- * mails sendmail did not take (they stay queued). */
+ * mails sendmail did not take (they stay queued); *notable: set when msg
+ * says what a quiet tick prints too (the seal at the deadline, done or
+ * refused, or a mail sendmail did not take), else 0. */
 int mail_tick_game(const char *path, const char *sendmail, int64_t *next, size_t *unsent,
-		   struct ord_buf *msg);
+		   int *notable, struct ord_buf *msg);
 
 #endif

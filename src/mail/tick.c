@@ -32,7 +32,7 @@ static int seal_hook(void *ud, ord_game *g, const struct ord_change *c)
 }
 
 int mail_tick_game(const char *path, const char *sendmail, int64_t *next, size_t *unsent,
-		   struct ord_buf *msg)
+		   int *notable, struct ord_buf *msg)
 {
 	const char *env = getenv("ORDERLY_TEST_NOW");
 	int64_t real = (int64_t)time(NULL), cheap = real;
@@ -46,6 +46,7 @@ int mail_tick_game(const char *path, const char *sendmail, int64_t *next, size_t
 
 	*next = 0;
 	*unsent = 0;
+	*notable = 0;
 	/* the cheap look: a test clock may be ahead (ord_game_now) */
 	if (env && ord_parse_long(env, &v) == 0 && v > cheap)
 		cheap = v;
@@ -62,6 +63,7 @@ int mail_tick_game(const char *path, const char *sendmail, int64_t *next, size_t
 		 * test game's clock only: forced (and logged so) */
 		err = ord_game_seal(g, real > ti.deadline ? 0 : 1);
 		ord_game_set_hook(g, NULL, NULL);
+		*notable = err == 0 || err == ORD_ESTATE;
 		if (err == 0) {
 			ord_buf_addf(msg, "%s: turn %d sealed at its deadline\n", ord_game_name(g),
 				     ti.turn);
@@ -84,6 +86,8 @@ int mail_tick_game(const char *path, const char *sendmail, int64_t *next, size_t
 	*next = t.next;
 	*unsent = failed;
 out:
+	if (failed) /* said in msg, if the outbox stopped after too */
+		*notable = 1;
 	ord_game_free(g);
 	return err;
 }

@@ -962,17 +962,22 @@ START_TEST(test_tick_in_deadline_second)
 	struct ord_buf msg = ORD_BUF_INIT;
 	int64_t deadline = deadline_now(), next = -1;
 	size_t unsent = 9;
+	int notable = 9;
 
 	set_now(deadline);
-	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &unsent, &msg) == 0,
+	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &unsent, &notable,
+				     &msg) == 0,
 		      "%s", ord_error_last());
 	ck_assert_not_in(msg.len ? msg.buf : "", "sealed");
+	ck_assert_int_eq(notable, 0); /* a quiet tick prints nothing of it */
 	ck_assert_int_eq(next, deadline + 1);
 	ord_buf_reset(&msg);
 	set_now(next);
-	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &unsent, &msg) == 0,
+	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &unsent, &notable,
+				     &msg) == 0,
 		      "%s", ord_error_last());
 	ck_assert_in(msg.buf, "turn 1 sealed at its deadline");
+	ck_assert_int_eq(notable, 1); /* the seal: a quiet tick prints it */
 	ck_assert_uint_eq(unsent, 0);
 	ord_buf_release(&msg);
 }
@@ -986,18 +991,23 @@ START_TEST(test_tick_counts_unsent)
 	struct ord_buf msg = ORD_BUF_INIT;
 	int64_t next;
 	size_t unsent = 0, queued;
+	int notable = 0;
 
 	tick_at(T0);
 	queued = outbox_count();
 	ck_assert_uint_gt(queued, 0);
-	ck_assert_msg(mail_tick_game(jgame, "exit 1", &next, &unsent, &msg) == 0, "%s",
+	ck_assert_msg(mail_tick_game(jgame, "exit 1", &next, &unsent, &notable, &msg) == 0, "%s",
 		      ord_error_last());
 	ck_assert_uint_eq(unsent, queued);
 	ck_assert_in(msg.buf, "failed; it stays queued");
+	ck_assert_int_eq(notable, 1); /* a quiet tick prints what failed */
 	ord_buf_reset(&msg);
-	ck_assert_msg(mail_tick_game(jgame, "cat >/dev/null", &next, &unsent, &msg) == 0, "%s",
-		      ord_error_last());
+	ck_assert_msg(mail_tick_game(jgame, "cat >/dev/null", &next, &unsent, &notable, &msg) == 0,
+		      "%s", ord_error_last());
 	ck_assert_uint_eq(unsent, 0);
+	/* the mails sent: said when verbose only */
+	ck_assert_in(msg.buf, "sent");
+	ck_assert_int_eq(notable, 0);
 	ord_buf_release(&msg);
 }
 END_TEST
