@@ -488,6 +488,10 @@ struct ord_resolve_opts {
 	 * with events is resolved with them all the same.  phase only checks
 	 * which phase is current: it no longer says the phase goes empty */
 	int empty;
+	/* when not NULL: how many sides have not revealed their witness link
+	 * for the phase, when it is refused for them (ORD_ESTATE; 0 else):
+	 * stand_in would let the referee's chain stand in for them */
+	size_t *unrevealed;
 };
 int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct ord_buf *out);
 /*

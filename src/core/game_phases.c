@@ -1130,15 +1130,19 @@ int ord_game_link_state(ord_game *g, const char *side, int *phase, int *closed,
 
 /* The dice key of the current phase of a witnessed turn: the turn's key,
  * the events closed and every side's link (the referee's for a side that
- * revealed none, named in stood_in). */
+ * revealed none, named in stood_in).  *unrevealed: how many sides' links
+ * the referee's chain would stand in for, when it is refused for them
+ * without stand_in; else 0. */
 static int witness_key(struct ord_game *g, const struct ord_store_turn *t, struct ord_ctx *ctx,
-		       const char *phase, int stand_in, unsigned char out[32], struct ord_buf *stood_in)
+		       const char *phase, int stand_in, unsigned char out[32],
+		       struct ord_buf *stood_in, size_t *unrevealed)
 {
 	struct ord_digest d;
 	unsigned char events[32];
-	size_t i;
+	size_t i, stood = 0;
 	int err, closed;
 
+	*unrevealed = 0;
 	if ((err = phase_closed(g, t, &closed)) != 0)
 		return err;
 	if (!closed)
@@ -1168,6 +1172,7 @@ static int witness_key(struct ord_game *g, const struct ord_store_turn *t, struc
 		if (err == ORD_ENOTFOUND) {
 			ord_error_clear();
 			ord_buf_addf(stood_in, "%s%s", stood_in->len ? "," : "", g->sides[i].name);
+			stood++;
 			memcpy(link, t->referee_witness, 32);
 			ord_witness_up(link, ORD_WITNESS_LINKS - (unsigned)(t->phase + 1));
 			ord_phase_key_side(&d, g->sides[i].name, link, 1);
@@ -1177,11 +1182,13 @@ static int witness_key(struct ord_game *g, const struct ord_store_turn *t, struc
 			return err;
 		ord_phase_key_side(&d, g->sides[i].name, link, 0);
 	}
-	if (stood_in->len && !stand_in)
+	if (stood_in->len && !stand_in) {
+		*unrevealed = stood;
 		return ord_error_set(ORD_ESTATE,
 				     "%s %s not revealed %s witness link for phase '%s': wait for it, or resolve with --stand-in and the referee's chain stands in (the audit says so)",
 				     stood_in->buf, strchr(stood_in->buf, ',') ? "have" : "has",
 				     strchr(stood_in->buf, ',') ? "their" : "its", phase);
+	}
 	ord_digest_final(&d, out);
 	return 0;
 }
@@ -1329,11 +1336,13 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	struct ord_digest roster;
 	unsigned char pkey[32], units[32];
 	const char *cur = NULL;
-	size_t i, nevents, waiting = 0;
+	size_t i, nevents, waiting = 0, unrevealed = 0;
 	int err, loaded = 0, empty_check;
 
 	if (o->waiting)
 		*o->waiting = 0;
+	if (o->unrevealed)
+		*o->unrevealed = 0;
 	if (dice && !g->fixed_dice)
 		return ord_error_set(ORD_EUSAGE,
 				     "dice can only be given in a game created with --fixed-dice; this game's dice come from its sealed seed");
@@ -1391,7 +1400,8 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 		pd.fixed = dice;
 		pd.nfixed = dice ? ndice : 0;
 	} else if (g->witnessed) {
-		if ((err = witness_key(g, &t, &ctx, cur, stand_in, pkey, &stood)) != 0)
+		if ((err = witness_key(g, &t, &ctx, cur, stand_in, pkey, &stood,
+				       o->unrevealed ? o->unrevealed : &unrevealed)) != 0)
 			goto out;
 		pd.key = pkey;
 	} else if (t.have_dice_key) {

@@ -1366,7 +1366,7 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 	case CMD_RESOLVE: {
 		struct ord_resolve_opts o;
 		int dice[1000];
-		size_t nd = 0, waiting = 0;
+		size_t nd = 0, waiting = 0, unrevealed = 0;
 		memset(&o, 0, sizeof(o));
 		for (i = 0; i < argc && !err; i++) {
 			if (!strncmp(argv[i], "dice=", 5)) {
@@ -1394,10 +1394,11 @@ static int referee_one(struct judge *j, const struct mail_cmdline *c, struct ord
 		o.dice = nd ? dice : NULL;
 		o.ndice = nd;
 		o.waiting = &waiting;
+		o.unrevealed = &unrevealed;
 		err = ord_game_resolve_opts(j->g, &o, &out);
 		if (!err)
 			ord_buf_add(said, out.buf, out.len);
-		else if (strstr(ord_error_last(), "--stand-in")) {
+		else if (unrevealed) {
 			/* the core's words are the command line's */
 			char *why = ord_strdup(ord_error_last());
 			ord_error_set(err, "%s; by mail: RESOLVE STAND-IN", why);

@@ -1563,6 +1563,59 @@ static void judge_remake(const struct ord_create_opts *co)
 	ord_game_free(g);
 }
 
+/* RESOLVE by mail in a witnessed game whose sides have not revealed their
+ * links: the refusal says the mail's way (RESOLVE STAND-IN) after the
+ * command line's, from what the resolve says of it (ord_resolve_opts
+ * unrevealed), not from its words; a refusal for anything else (the
+ * events not closed) says nothing of it. */
+START_TEST(test_resolve_stand_in_by_mail)
+{
+	struct ord_resolve_opts o;
+	struct ord_create_opts co;
+	struct ord_buf out = ORD_BUF_INIT;
+	size_t unrevealed = 9;
+	char *res, *r;
+	ord_game *g;
+
+	memset(&co, 0, sizeof(co));
+	co.witnessed = 1;
+	judge_remake(&co);
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "SEAL FORCE\n");
+	ck_assert_in(res, "referee commands: done");
+	free(res);
+	/* not closed: refused, the words of the close alone */
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "RESOLVE\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: stopped");
+	ck_assert_in(r, "close the events of phase 'movement' first");
+	ck_assert_not_in(r, "STAND-IN");
+	free(res);
+	free(r);
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "CLOSE\n");
+	ck_assert_in(res, "referee commands: done");
+	free(res);
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "RESOLVE\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: stopped");
+	ck_assert_in(r, "resolve with --stand-in and the referee's chain stands in (the audit says "
+			"so); by mail: RESOLVE STAND-IN");
+	free(res);
+	free(r);
+	/* what the judge reads: the sides the referee's chain would stand in for */
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	memset(&o, 0, sizeof(o));
+	o.unrevealed = &unrevealed;
+	ck_assert_int_eq(ord_game_resolve_opts(g, &o, &out), ORD_ESTATE);
+	ck_assert_uint_eq(unrevealed, 2);
+	o.stand_in = 1;
+	o.empty = 1;
+	ck_assert_msg(ord_game_resolve_opts(g, &o, &out) == 0, "%s", ord_error_last());
+	ck_assert_uint_eq(unrevealed, 0);
+	ord_game_free(g);
+	ord_buf_release(&out);
+}
+END_TEST
+
 struct attachments {
 	struct ord_buf names; /* every attachment's file name, one a line */
 	const char *want;     /* the one whose text is kept */
@@ -2190,6 +2243,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_deadline_quoted);
 	tcase_add_test(judge, test_resolve_empty_by_mail);
+	tcase_add_test(judge, test_resolve_stand_in_by_mail);
 	tcase_add_test(judge, test_deadline_past_confirmed);
 	tcase_add_test(judge, test_orders_late_by_arrival);
 	tcase_add_test(judge, test_one_reminder_at_once);
