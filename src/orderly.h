@@ -143,13 +143,21 @@ void ord_buf_add_hex(struct ord_buf *b, const unsigned char *p, size_t len);
  * megabytes.  ord_diag_count is the real number of problems.
  */
 #define ORD_DIAG_MAX_LISTED 1000
+/* An event of the turn a problem's message names by its number. */
+struct ord_diag_ref {
+	unsigned seq;   /* the event's number */
+	size_t at, len; /* where msg names it: "event #SEQ" at msg[at], len bytes */
+};
 struct ord_diag_item {
 	unsigned line, col;
-	char *unit; /* unit id or name as written, "" if none */
-	char *rule; /* short reference to the rule, "" if none */
-	char *msg;  /* lowercase, no full stop */
-	char *attr; /* the scenario attribute of the unit at fault, "" if none
+	char *unit;                /* unit id or name as written, "" if none */
+	char *rule;                /* short reference to the rule, "" if none */
+	char *msg;                 /* lowercase, no full stop */
+	char *attr;                /* the scenario attribute of the unit at fault, "" if none
 		     * (ord_diag_add_attr: a front-end points at its place) */
+	struct ord_diag_ref *refs; /* the events msg names by number
+				    * (ord_diag_item_event), nrefs of them */
+	size_t nrefs;
 };
 struct ord_diag {
 	struct ord_diag_item *items; /* the problems listed, at most ORD_DIAG_MAX_LISTED */
@@ -158,12 +166,27 @@ struct ord_diag {
 };
 void ord_diag_init(struct ord_diag *d);
 void ord_diag_release(struct ord_diag *d);
-void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
-		  const char *rule, const char *fmt, ...)
+/* Add a problem: the item listed, or NULL when it was only counted (the
+ * list is full), which the ord_diag_item_ calls below take too. */
+struct ord_diag_item *ord_diag_add(struct ord_diag *d, unsigned line, unsigned col,
+				   const char *unit, const char *rule, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 6, 7)))
 #endif
 	;
+/* Append to the message of item it (NULL: nothing). */
+void ord_diag_item_addf(struct ord_diag_item *it, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* Append "event #SEQ" to the message of item it (NULL: nothing), naming
+ * event seq of the turn, and note it in it->refs: an event the checks
+ * name that a refused batch did not record is then named by the line it
+ * was read from ("the event of line 3") without its words read again.
+ * Write it where "the event of line 3" reads too ("(event #4)", "the
+ * melee of event #4"), with no article before it. */
+void ord_diag_item_event(struct ord_diag_item *it, unsigned seq);
 /* A problem with attribute attr of a scenario's unit (a ruleset's
  * init_unit: "a kind the tables do not have"): `new` names the place of
  * the attribute's value in the scenario. */

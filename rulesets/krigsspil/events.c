@@ -825,10 +825,13 @@ static void check_retreat(struct ord_ctx *ctx, const struct ord_event *ev, struc
 	}
 	/* one a turn, but for a flight after a melee that may have made a
 	 * retreating unit's U an FU */
-	if (made && later < made)
-		ord_diag_add(d, 0, 0, u->id, "6.5",
-			     "unit '%s' has made the half turn's retreat or flight of this turn already (event #%u)",
-			     u->id, made);
+	if (made && later < made) {
+		struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "6.5",
+							"unit '%s' has made the half turn's retreat or flight of this turn already (",
+							u->id);
+		ord_diag_item_event(di, made);
+		ord_diag_item_addf(di, ")");
+	}
 	if (!owed && !later) {
 		if (grade >= KS_U && !strcmp(ks_st_str(ctx, u, "moral_grund"), "fortrydelse"))
 			ord_diag_add(d, 0, 0, u->id, "6.5",
@@ -1441,9 +1444,12 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 		declared = 1;
 	for (i = 0; i < ord_ctx_unit_nevents(ctx, a); i++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, a, i);
-		if (!strcmp(e->kind, "fortryd") && ev_unit(ctx, e, "unit") == a && e->seq < ev->seq)
-			ord_diag_add(d, 0, 0, a->id, "16", "'%s' cancelled its attack (event #%u)",
-				     a->id, e->seq);
+		if (!strcmp(e->kind, "fortryd") && ev_unit(ctx, e, "unit") == a && e->seq < ev->seq) {
+			struct ord_diag_item *di = ord_diag_add(d, 0, 0, a->id, "16",
+								"'%s' cancelled its attack (", a->id);
+			ord_diag_item_event(di, e->seq);
+			ord_diag_item_addf(di, ")");
+		}
 	}
 	if (!declared)
 		ord_diag_add(d, 0, 0, a->id, "16.2 angrebserklæring",
@@ -1549,9 +1555,12 @@ static void check_support_event(struct ord_ctx *ctx, const struct ord_event *ev,
 			     "a support may not have an attack order in the turn");
 	for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
-		if (e->seq != ev->seq && !strcmp(e->kind, "stoette") && ev_unit(ctx, e, "unit") == u)
-			ord_diag_add(d, 0, 0, u->id, "6.6.5",
-				     "a support supports only one unit in a turn (event #%u)", e->seq);
+		if (e->seq != ev->seq && !strcmp(e->kind, "stoette") && ev_unit(ctx, e, "unit") == u) {
+			struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "6.6.5",
+								"a support supports only one unit in a turn (");
+			ord_diag_item_event(di, e->seq);
+			ord_diag_item_addf(di, ")");
+		}
 	}
 	if (!ks_check(r, "stoette_kontrol") || s == u || strcmp(s->side, u->side))
 		return;
@@ -1692,10 +1701,13 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
 			if (e->seq != ev->seq && !strcmp(e->kind, "angreb") &&
-			    ev_unit(ctx, e, "unit") == u)
-				ord_diag_add(d, 0, 0, u->id, "16.2",
-					     "unit '%s' has declared an attack already (event #%u)",
-					     u->id, e->seq);
+			    ev_unit(ctx, e, "unit") == u) {
+				struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.2",
+									"unit '%s' has declared an attack already (",
+									u->id);
+				ord_diag_item_event(di, e->seq);
+				ord_diag_item_addf(di, ")");
+			}
 		}
 	} else if (!strcmp(ev->kind, "stoette")) {
 		check_support_event(ctx, ev, u, d);
@@ -1747,18 +1759,26 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "16.2",
 				     "'%s' declared no attack on '%s' (event 'angreb' first)",
 				     a->id, u->id);
-		if (again && a && again_all)
-			ord_diag_add(d, 0, 0, u->id, "16.2",
-				     "unit '%s' has stated its reaction to every attack on it already (event #%u, without mod=)",
-				     u->id, again);
-		else if (again && a)
-			ord_diag_add(d, 0, 0, u->id, "16.2",
-				     "unit '%s' has stated its reaction to the attack of '%s' already (event #%u)",
-				     u->id, a->id, again);
-		else if (again)
-			ord_diag_add(d, 0, 0, u->id, "16.2",
-				     "unit '%s' has stated its reaction already (event #%u); a reaction to another attack names its attacker (mod=)",
-				     u->id, again);
+		if (again && a && again_all) {
+			struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.2",
+								"unit '%s' has stated its reaction to every attack on it already (",
+								u->id);
+			ord_diag_item_event(di, again);
+			ord_diag_item_addf(di, ", without mod=)");
+		} else if (again && a) {
+			struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.2",
+								"unit '%s' has stated its reaction to the attack of '%s' already (",
+								u->id, a->id);
+			ord_diag_item_event(di, again);
+			ord_diag_item_addf(di, ")");
+		} else if (again) {
+			struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.2",
+								"unit '%s' has stated its reaction already (",
+								u->id);
+			ord_diag_item_event(di, again);
+			ord_diag_item_addf(di,
+					   "); a reaction to another attack names its attacker (mod=)");
+		}
 		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") && ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3", "a unit in %s cannot counterattack",
 				     ks_moral_name(ks_moral_now(ctx, u)));
@@ -2022,10 +2042,13 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		     ks_check(r, "fortryd_forsvar_kontrol") && i < ord_ctx_unit_nevents(ctx, u); i++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 			if (!strcmp(e->kind, "fortryd") && e->seq < ev->seq &&
-			    ev_unit(ctx, e, "unit") == u)
-				ord_diag_add(d, 0, 0, u->id, "16.6",
-					     "unit '%s' cancelled already this turn (event #%u)",
-					     u->id, e->seq);
+			    ev_unit(ctx, e, "unit") == u) {
+				struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.6",
+									"unit '%s' cancelled already this turn (",
+									u->id);
+				ord_diag_item_event(di, e->seq);
+				ord_diag_item_addf(di, ")");
+			}
 		}
 	} else if (!strcmp(ev->kind, "naerkamp")) {
 		check_naerkamp(ctx, ev, d);
@@ -2689,9 +2712,15 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			o = ord_ctx_order(ctx, u);
 			ord_buf_init(&hint);
 			retreat_hint(ctx, u, 0, w, &hint);
-			ord_diag_add(d, o ? o->line : 0, 0, u->id, "6.5",
-				     "in the melee with '%s' (event #%u), not resolved yet: should it be driven into U or FU, it must retreat or flee half a turn in this turn (6.5), recorded after the melee and before the phase is resolved (the resolve carries it out only if it then owes it)%s",
-				     w->id, e->seq, hint.buf);
+			{
+				struct ord_diag_item *di = ord_diag_add(d, o ? o->line : 0, 0,
+									u->id, "6.5",
+									"in the melee with '%s' (",
+									w->id);
+				ord_diag_item_event(di, e->seq);
+				ord_diag_item_addf(di, "), not resolved yet: should it be driven into U or FU, it must retreat or flee half a turn in this turn (6.5), recorded after the melee and before the phase is resolved (the resolve carries it out only if it then owes it)%s",
+						   hint.buf);
+			}
 			ord_buf_release(&hint);
 		}
 	}

@@ -85,6 +85,7 @@ void ord_diag_truncate(struct ord_diag *d, size_t n)
 		free(it->rule);
 		free(it->msg);
 		free(it->attr);
+		free(it->refs);
 	}
 }
 
@@ -95,8 +96,9 @@ void ord_diag_release(struct ord_diag *d)
 	ord_diag_init(d);
 }
 
-static void diag_vadd(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
-		      const char *attr, const char *rule, const char *fmt, va_list ap)
+static struct ord_diag_item *diag_vadd(struct ord_diag *d, unsigned line, unsigned col,
+				       const char *unit, const char *attr, const char *rule,
+				       const char *fmt, va_list ap)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 	struct ord_diag_item *it;
@@ -105,7 +107,7 @@ static void diag_vadd(struct ord_diag *d, unsigned line, unsigned col, const cha
 	 * each order of a sheet of a million repeated ones */
 	if (ord_diag_full(d)) {
 		d->more++;
-		return;
+		return NULL;
 	}
 	if (d->n == d->alloc) {
 		d->alloc = d->alloc ? 2 * d->alloc : 8;
@@ -119,16 +121,52 @@ static void diag_vadd(struct ord_diag *d, unsigned line, unsigned col, const cha
 	it->rule = ord_strdup(rule ? rule : "");
 	it->msg = ord_buf_detach(&b, NULL);
 	it->attr = ord_strdup(attr ? attr : "");
+	it->refs = NULL;
+	it->nrefs = 0;
+	return it;
 }
 
-void ord_diag_add(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
-		  const char *rule, const char *fmt, ...)
+struct ord_diag_item *ord_diag_add(struct ord_diag *d, unsigned line, unsigned col,
+				   const char *unit, const char *rule, const char *fmt, ...)
 {
+	struct ord_diag_item *it;
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vadd(d, line, col, unit, NULL, rule, fmt, ap);
+	it = diag_vadd(d, line, col, unit, NULL, rule, fmt, ap);
 	va_end(ap);
+	return it;
+}
+
+void ord_diag_item_addf(struct ord_diag_item *it, const char *fmt, ...)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	va_list ap;
+
+	if (!it)
+		return;
+	ord_buf_adds(&b, it->msg);
+	va_start(ap, fmt);
+	ord_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	free(it->msg);
+	it->msg = ord_buf_detach(&b, NULL);
+}
+
+void ord_diag_item_event(struct ord_diag_item *it, unsigned seq)
+{
+	struct ord_diag_ref *r;
+	size_t at;
+
+	if (!it)
+		return;
+	at = strlen(it->msg);
+	ord_diag_item_addf(it, "event #%u", seq);
+	it->refs = ord_xrealloc(it->refs, (it->nrefs + 1) * sizeof(*it->refs));
+	r = &it->refs[it->nrefs++];
+	r->seq = seq;
+	r->at = at;
+	r->len = strlen(it->msg) - at;
 }
 
 void ord_diag_add_attr(struct ord_diag *d, const char *unit, const char *attr, const char *rule,

@@ -377,12 +377,21 @@ static int events_open(struct ord_game *g, struct ord_store_turn *t, const char 
 static void diag_at(struct ord_diag *to, const struct ord_diag *from, size_t start, unsigned line,
 		    unsigned col)
 {
-	size_t i;
+	size_t i, k;
 
-	for (i = start; i < from->n; i++)
-		ord_diag_add(to, from->items[i].line ? from->items[i].line : line,
-			     from->items[i].line || from->items[i].col ? from->items[i].col : col,
-			     from->items[i].unit, from->items[i].rule, "%s", from->items[i].msg);
+	for (i = start; i < from->n; i++) {
+		const struct ord_diag_item *f = &from->items[i];
+		struct ord_diag_item *it = ord_diag_add(to, f->line ? f->line : line,
+							f->line || f->col ? f->col : col, f->unit,
+							f->rule, "%s", f->msg);
+		/* the events it names, where it names them */
+		if (it && f->nrefs) {
+			it->refs = ord_xcalloc(f->nrefs, sizeof(*it->refs));
+			for (k = 0; k < f->nrefs; k++)
+				it->refs[k] = f->refs[k];
+			it->nrefs = f->nrefs;
+		}
+	}
 	to->more += from->more;
 }
 
@@ -599,48 +608,44 @@ static int check_events(ord_game *g, struct ord_ctx *ctx, struct ord_event_in *e
  * #4)"), and the events of a batch are checked under the numbers they
  * would be recorded as (seq on).  When the batch is refused none of them
  * is recorded: a problem of the diag items from index from on that names
- * one read from a line names it by that line instead ("the event of line
- * 3"), so that a referee looks for no event #4 that was never recorded.
- * The numbers of the events recorded before the batch are kept.
+ * one read from a line (its refs, ord_diag_item_event) names it by that
+ * line instead ("the event of line 3"), so that a referee looks for no
+ * event #4 that was never recorded.  The numbers of the events recorded
+ * before the batch are kept.
  */
 static void name_unrecorded(struct ord_diag *diag, size_t from, const struct ord_event_in *evs,
 			    size_t n, unsigned seq)
 {
-	static const char mark[] = "event #";
 	struct ord_buf out = ORD_BUF_INIT;
-	size_t i;
+	size_t i, k;
 
 	for (i = from; i < diag->n; i++) {
-		const char *m = diag->items[i].msg, *p, *at;
+		struct ord_diag_item *it = &diag->items[i];
+		size_t done = 0; /* msg copied to out up to here */
 		int changed = 0;
 
-		if (!strstr(m, mark))
-			continue;
 		ord_buf_reset(&out);
-		for (p = m; (at = strstr(p, mark)) != NULL;) {
-			const char *d = at + sizeof(mark) - 1, *e = d;
-			unsigned long num = 0;
+		for (k = 0; k < it->nrefs; k++) {
+			struct ord_diag_ref *r = &it->refs[k];
+			size_t at = r->at, len = r->len;
 
-			while (*e >= '0' && *e <= '9' && num <= 0xFFFFFFFFul)
-				num = num * 10 + (unsigned long)(*e++ - '0');
-			ord_buf_add(&out, p, (size_t)(at - p));
-			if (e > d && !(*e >= '0' && *e <= '9') && num >= seq && num - seq < n &&
-			    evs[num - seq].line) {
-				/* "... of event #4": "... of the event of line 3" */
-				int the = out.len >= 4 && !memcmp(out.buf + out.len - 4, "the ", 4);
-				ord_buf_addf(&out, "%sevent of line %u", the ? "" : "the ",
-					     evs[num - seq].line);
+			ord_buf_add(&out, it->msg + done, at - done);
+			r->at = out.len;
+			if (r->seq >= seq && r->seq - seq < n && evs[r->seq - seq].line) {
+				/* "... (event #4)": "... (the event of line 3)" */
+				ord_buf_addf(&out, "the event of line %u", evs[r->seq - seq].line);
 				changed = 1;
 			} else {
-				ord_buf_add(&out, at, (size_t)(e - at));
+				ord_buf_add(&out, it->msg + at, len);
 			}
-			p = e;
+			r->len = out.len - r->at;
+			done = at + len;
 		}
 		if (!changed)
 			continue;
-		ord_buf_adds(&out, p);
-		free(diag->items[i].msg);
-		diag->items[i].msg = ord_buf_detach(&out, NULL);
+		ord_buf_adds(&out, it->msg + done);
+		free(it->msg);
+		it->msg = ord_buf_detach(&out, NULL);
 	}
 	ord_buf_release(&out);
 }

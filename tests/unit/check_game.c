@@ -1648,6 +1648,51 @@ START_TEST(test_diag_cap_and_unit_once)
 }
 END_TEST
 
+/* A message that names an event by number says where (ord_diag_item_event),
+ * for the core to name it otherwise (a refused batch: by its line) without
+ * reading the words; a problem only counted takes none of it; and
+ * ord_diag_item_format writes "msg (rule)" as every front-end does. */
+START_TEST(test_diag_item_names_events)
+{
+	struct ord_diag_item *it;
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_diag d;
+	size_t i;
+
+	ord_diag_init(&d);
+	it = ord_diag_add(&d, 0, 0, "R1", "orders", "unit '%s' already moved (", "R1");
+	ck_assert_ptr_eq(it, &d.items[0]);
+	ord_diag_item_event(it, 4);
+	ord_diag_item_addf(it, ") and met ");
+	ord_diag_item_event(it, 12);
+	ord_diag_item_addf(it, "%s", " too");
+	ck_assert_str_eq(it->msg, "unit 'R1' already moved (event #4) and met event #12 too");
+	ck_assert_uint_eq(it->nrefs, 2);
+	ck_assert_uint_eq(it->refs[0].seq, 4);
+	ck_assert_uint_eq(it->refs[0].at, 25);
+	ck_assert_uint_eq(it->refs[0].len, 8);
+	ck_assert_uint_eq(it->refs[1].seq, 12);
+	ck_assert_uint_eq(it->refs[1].at, 43);
+	ck_assert_uint_eq(it->refs[1].len, 9);
+	ck_assert(!strncmp(it->msg + it->refs[1].at, "event #12", it->refs[1].len));
+	ord_diag_item_format(&out, it);
+	ck_assert_str_eq(out.buf, "unit 'R1' already moved (event #4) and met event #12 too (orders)");
+	ord_buf_reset(&out);
+	ord_diag_item_format(&out, ord_diag_add(&d, 0, 0, NULL, NULL, "no rule"));
+	ck_assert_str_eq(out.buf, "no rule");
+	for (i = d.n; i < ORD_DIAG_MAX_LISTED; i++)
+		ck_assert_ptr_nonnull(ord_diag_add(&d, 0, 0, NULL, NULL, "p"));
+	/* the list full: counted, and what would go in it is let go */
+	it = ord_diag_add(&d, 0, 0, NULL, NULL, "past the cap (");
+	ck_assert_ptr_null(it);
+	ord_diag_item_event(it, 5);
+	ord_diag_item_addf(it, ")");
+	ck_assert_uint_eq(ord_diag_count(&d), ORD_DIAG_MAX_LISTED + 1);
+	ord_diag_release(&d);
+	ord_buf_release(&out);
+}
+END_TEST
+
 /* The reading shows the lines not understood, and the orders the rules
  * refused (R9 is no unit of the game), as comments, in their place: R9's
  * order showed as if accepted. */
@@ -1832,6 +1877,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheets, test_every_problem_in_one_pass);
 	tcase_add_test(sheets, test_sheet_problems_capped);
 	tcase_add_test(sheets, test_diag_cap_and_unit_once);
+	tcase_add_test(sheets, test_diag_item_names_events);
 	tcase_add_test(sheets, test_check_sheet_reading_marks_lines_not_understood);
 	suite_add_tcase(s, sheets);
 
