@@ -65,6 +65,22 @@ int ord_error_set(int code, const char *fmt, ...)
 #endif
 	;
 void ord_error_clear(void);
+/* The way out of a refusal that its message gives in the command line's
+ * words, which a front-end with controls of its own (the web page) says
+ * in its own words instead. */
+enum ord_error_way {
+	ORD_WAY_NONE,          /* the message names none */
+	ORD_WAY_SEAL_FORCE,    /* a seal waiting for sides: "seal --force seals now" */
+	ORD_WAY_RESOLVE_EMPTY, /* a phase with no event while orders wait for one:
+				* record them, or resolve it empty (to the end) */
+};
+/* Which way the last error's message names (ORD_WAY_*), and where:
+ * ord_error_last()[*at], *len bytes.  Each ord_error_set or clear takes
+ * it back (ORD_WAY_NONE). */
+int ord_error_way(size_t *at, size_t *len);
+/* Say that the last error's message names way at msg[at], len bytes (the
+ * library's own: set after ord_error_set). */
+void ord_error_set_way(int way, size_t at, size_t len);
 
 /*
  * A growable byte buffer (git strbuf).  Invariants: after ord_buf_init,

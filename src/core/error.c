@@ -7,6 +7,8 @@
 
 static _Thread_local char last_msg[2048];
 static _Thread_local int last_code;
+static _Thread_local int last_way; /* ORD_WAY_*, at last_msg[way_at], way_len bytes */
+static _Thread_local size_t way_at, way_len;
 
 const char *ord_error_last(void)
 {
@@ -30,6 +32,7 @@ int ord_error_set(int code, const char *fmt, ...)
 	va_end(ap);
 	memcpy(last_msg, msg, sizeof(msg));
 	last_code = code;
+	last_way = ORD_WAY_NONE;
 	return code;
 }
 
@@ -37,6 +40,26 @@ void ord_error_clear(void)
 {
 	last_msg[0] = '\0';
 	last_code = 0;
+	last_way = ORD_WAY_NONE;
+}
+
+void ord_error_set_way(int way, size_t at, size_t len)
+{
+	/* not when the message was cut short before its end */
+	if (at + len > strlen(last_msg)) {
+		last_way = ORD_WAY_NONE;
+		return;
+	}
+	last_way = way;
+	way_at = at;
+	way_len = len;
+}
+
+int ord_error_way(size_t *at, size_t *len)
+{
+	*at = last_way ? way_at : 0;
+	*len = last_way ? way_len : 0;
+	return last_way;
 }
 
 void ord_diag_init(struct ord_diag *d)

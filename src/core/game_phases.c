@@ -13,6 +13,9 @@
 #include "core/game.h"
 #include "core/phase.h"
 
+/* The command line's way past a seal waiting for sides (ORD_WAY_SEAL_FORCE). */
+#define SEAL_FORCE_WAY "seal --force seals now"
+
 /* ---- seal ---- */
 
 /*
@@ -146,11 +149,20 @@ int ord_game_seal(ord_game *g, int force)
 		goto out;
 	late = t.deadline && (int64_t)time(NULL) > t.deadline;
 	if (nmissing && !force && !late) {
-		err = ord_error_set(ORD_ESTATE,
-				    g->refereeless
-					    ? "cannot seal turn %d: waiting for the commitment of %s (seal --force seals now; missing sides follow the NMR policy '%s')"
-					    : "cannot seal turn %d: waiting for %s (seal --force seals now; missing sides follow the NMR policy '%s')",
-				    t.turn, missing.buf, g->nmr);
+		struct ord_buf m = ORD_BUF_INIT;
+		size_t at;
+
+		ord_buf_addf(&m,
+			     g->refereeless ? "cannot seal turn %d: waiting for the commitment of %s ("
+					    : "cannot seal turn %d: waiting for %s (",
+			     t.turn, missing.buf);
+		at = m.len;
+		ord_buf_adds(&m, SEAL_FORCE_WAY);
+		ord_buf_addf(&m, "; missing sides follow the NMR policy '%s')", g->nmr);
+		err = ord_error_set(ORD_ESTATE, "%s", m.buf);
+		/* a front-end with a control of its own says it there */
+		ord_error_set_way(ORD_WAY_SEAL_FORCE, at, strlen(SEAL_FORCE_WAY));
+		ord_buf_release(&m);
 		goto out;
 	}
 	if (nmissing && !strcmp(g->nmr, "wait")) {
@@ -1307,11 +1319,21 @@ static int empty_phase(struct ord_game *g, struct ord_ctx *ctx, const char *phas
 		return 0;
 	if (count > EMPTY_NAMED)
 		ord_buf_addf(&named, ", and %zu more", count - EMPTY_NAMED);
-	err = ord_error_set(ORD_ESTATE,
-			    "phase %s has no events, but %zu unit%s wait%s for one in it, by %s sealed order%s or the rules (%s); record them with `orderly event`, or add --empty to resolve it empty: `orderly resolve %s --phase %s --empty`",
-			    phase, count, count == 1 ? "" : "s", count == 1 ? "s" : "",
-			    count == 1 ? "its" : "their", count == 1 ? "" : "s", named.buf, g->path,
-			    phase);
+	{
+		struct ord_buf m = ORD_BUF_INIT;
+		size_t at;
+
+		ord_buf_addf(&m, "phase %s has no events, but %zu unit%s wait%s for one in it, by %s sealed order%s or the rules (%s)",
+			     phase, count, count == 1 ? "" : "s", count == 1 ? "s" : "",
+			     count == 1 ? "its" : "their", count == 1 ? "" : "s", named.buf);
+		at = m.len;
+		ord_buf_addf(&m, "; record them with `orderly event`, or add --empty to resolve it empty: `orderly resolve %s --phase %s --empty`",
+			     g->path, phase);
+		err = ord_error_set(ORD_ESTATE, "%s", m.buf);
+		/* the command line's ways, to the end: a front-end says its own */
+		ord_error_set_way(ORD_WAY_RESOLVE_EMPTY, at, m.len - at);
+		ord_buf_release(&m);
+	}
 	ord_buf_release(&named);
 	return err;
 }

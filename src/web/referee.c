@@ -36,6 +36,8 @@ struct referee {
 	const char *confirm;    /* an irreversible action asked for, to confirm (W9) */
 	int empty;              /* a resolve refused for an empty phase: offer it empty */
 	int64_t past;           /* a deadline refused as already past: offer it even so */
+	int way;                /* the command line's way out msg names (ORD_WAY_*), */
+	size_t way_at, way_len; /* at msg[way_at], way_len bytes (ord_error_way) */
 };
 
 /* A game of more units than this offers none to pick from: a list that
@@ -1261,10 +1263,13 @@ static void say(struct referee *f, int rc, const char *fmt, const char *arg)
 	struct ord_buf m = ORD_BUF_INIT;
 
 	f->rc = rc;
-	if (rc != 0)
+	f->way = ORD_WAY_NONE;
+	if (rc != 0) {
 		ord_buf_adds(&m, ord_error_last());
-	else
+		f->way = ord_error_way(&f->way_at, &f->way_len);
+	} else {
 		ord_buf_addf(&m, fmt, arg ? arg : "");
+	}
 	free(f->msg);
 	f->msg = ord_buf_detach(&m, NULL);
 }
@@ -1301,22 +1306,21 @@ static void deadline_past(struct referee *f, ord_game *g, int64_t when)
 	f->msg = ord_buf_detach(&m, NULL);
 }
 
-/* A refusal that names the command line's way out (cli, in f->msg) in
- * the page's words instead: page in its place, and the message's rest
- * after it when keep_rest.  1 when it was found. */
-static int page_words(struct referee *f, const char *cli, const char *page, int keep_rest)
+/* A refusal that names the command line's way out (way, where the
+ * library says msg names it: ord_error_way) in the page's words instead:
+ * page in its place, the message's rest after it.  1 when it named it. */
+static int page_words(struct referee *f, int way, const char *page)
 {
 	struct ord_buf m = ORD_BUF_INIT;
-	char *at;
 
-	if (f->rc == 0 || !f->msg || !(at = strstr(f->msg, cli)))
+	if (f->rc == 0 || !f->msg || f->way != way || f->way_at + f->way_len > strlen(f->msg))
 		return 0;
-	ord_buf_add(&m, f->msg, (size_t)(at - f->msg));
+	ord_buf_add(&m, f->msg, f->way_at);
 	ord_buf_adds(&m, page);
-	if (keep_rest)
-		ord_buf_adds(&m, at + strlen(cli));
+	ord_buf_adds(&m, f->msg + f->way_at + f->way_len);
 	free(f->msg);
 	f->msg = ord_buf_detach(&m, NULL);
+	f->way = ORD_WAY_NONE;
 	return 1;
 }
 
@@ -1324,19 +1328,18 @@ static int page_words(struct referee *f, const char *cli, const char *page, int 
  * switch (seal --force); the page's own control is the box. */
 static void seal_words(struct referee *f)
 {
-	page_words(f, "seal --force seals now",
-		   "tick \"Seal even though a side has no sheet\" to seal now", 1);
+	page_words(f, ORD_WAY_SEAL_FORCE, "tick \"Seal even though a side has no sheet\" to seal now");
 }
 
 /* A phase refused for having no event while sealed orders wait for one
- * names the command line's way to resolve it empty (resolve --empty);
- * the page's is the button the refusal's card offers (f->empty). */
+ * names the command line's ways, to record them or resolve it empty
+ * (resolve --empty); the page's are its forms and the button the
+ * refusal's card offers (f->empty). */
 static void empty_words(struct referee *f)
 {
-	if (page_words(f, "; record them with `orderly event`",
+	if (page_words(f, ORD_WAY_RESOLVE_EMPTY,
 		       ". Nothing was done: record them in the phase's forms below or, if the "
-		       "phase is meant to go empty, resolve it empty (the button below).",
-		       0))
+		       "phase is meant to go empty, resolve it empty (the button below)."))
 		f->empty = 1;
 }
 

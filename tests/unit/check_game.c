@@ -1390,6 +1390,47 @@ START_TEST(test_event_refusal)
 }
 END_TEST
 
+/* A refusal that names the command line's way out says which and where
+ * (ord_error_way), for a front-end to say its own there: a seal waiting
+ * for a side (seal --force), a phase with no event while an order waits
+ * for one (to the end); any other error, or one set after, names none. */
+START_TEST(test_error_way)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_resolve_opts o = { .phase = "movement" };
+	struct ord_buf out = ORD_BUF_INIT;
+	const char *m;
+	size_t at = 9, len = 9, waiting = 0;
+
+	submit_ok(g, "blue", "B1 ↑ 1/2\n", NULL);
+	ck_assert_int_eq(ord_game_seal(g, 0), ORD_ESTATE);
+	m = ord_error_last();
+	ck_assert_int_eq(ord_error_way(&at, &len), ORD_WAY_SEAL_FORCE);
+	ck_assert_uint_eq(len, strlen("seal --force seals now"));
+	ck_assert(!strncmp(m + at, "seal --force seals now", len));
+	ck_assert_str_eq(m + at + len, "; missing sides follow the NMR policy 'hold')");
+	ck_assert_str_eq(m, "cannot seal turn 1: waiting for red (seal --force seals now; missing "
+			    "sides follow the NMR policy 'hold')");
+	ord_error_set(ORD_ESTATE, "%s", m); /* the same words, set again: no way */
+	ck_assert_int_eq(ord_error_way(&at, &len), ORD_WAY_NONE);
+	ck_assert_uint_eq(at + len, 0);
+	ck_assert_int_eq(ord_game_seal(g, 1), 0);
+	o.waiting = &waiting;
+	ck_assert_int_eq(ord_game_resolve_opts(g, &o, &out), ORD_ESTATE);
+	ck_assert_uint_eq(waiting, 1);
+	m = ord_error_last();
+	ck_assert_int_eq(ord_error_way(&at, &len), ORD_WAY_RESOLVE_EMPTY);
+	ck_assert_uint_eq(at + len, strlen(m));
+	ck_assert(!strncmp(m + at, "; record them with `orderly event`, or add --empty", 50));
+	ck_assert_msg(!strncmp(m, "phase movement has no events, but 1 unit waits for one in it", 60),
+		      "%s", m);
+	ord_error_clear();
+	ck_assert_int_eq(ord_error_way(&at, &len), ORD_WAY_NONE);
+	ord_buf_release(&out);
+	ord_game_free(g);
+}
+END_TEST
+
 /* ---- a whole turn, its audit and its dice ---- */
 
 START_TEST(test_audit_whole_turn)
@@ -1878,6 +1919,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheets, test_sheet_problems_capped);
 	tcase_add_test(sheets, test_diag_cap_and_unit_once);
 	tcase_add_test(sheets, test_diag_item_names_events);
+	tcase_add_test(sheets, test_error_way);
 	tcase_add_test(sheets, test_check_sheet_reading_marks_lines_not_understood);
 	suite_add_tcase(s, sheets);
 
