@@ -701,6 +701,9 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 /* Recompute the chain, every commitment and roll; write findings to out.
  * Returns 0 when clean, ORD_ETAMPERED when anything is broken. */
 int ord_game_audit(ord_game *g, int turn, struct ord_buf *out);
+/* The same, its first line naming the game name ("audit of 'NAME':"), not
+ * by the file's path: a front-end that shows no server's directories. */
+int ord_game_audit_named(ord_game *g, int turn, const char *name, struct ord_buf *out);
 
 /*
  * What a sheet's commitment binds besides its bytes and nonce: the game,

@@ -476,13 +476,28 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 	ord_buf_release(&what);
 }
 
+static int audit(ord_game *g, int turn, const struct ord_head *heads, size_t nheads,
+		 const char *name, struct ord_buf *out);
+
 int ord_game_audit(ord_game *g, int turn, struct ord_buf *out)
 {
-	return ord_game_audit_heads(g, turn, NULL, 0, out);
+	return audit(g, turn, NULL, 0, NULL, out);
+}
+
+int ord_game_audit_named(ord_game *g, int turn, const char *name, struct ord_buf *out)
+{
+	return audit(g, turn, NULL, 0, name, out);
 }
 
 int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, size_t nheads,
 			 struct ord_buf *out)
+{
+	return audit(g, turn, heads, nheads, NULL, out);
+}
+
+/* The audit, its first line naming the game by name (NULL: its path). */
+static int audit(ord_game *g, int turn, const struct ord_head *heads, size_t nheads,
+		 const char *name, struct ord_buf *out)
 {
 	struct audit a;
 	struct turns x;
@@ -497,7 +512,7 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 	a.v.fail = "BROKEN";
 	if (turn > 0 && (err = ord_game_turn(g, &cur, turn)) != 0)
 		return err;
-	ord_buf_addf(out, "audit of '%s':\n", g->path);
+	ord_buf_addf(out, "audit of '%s':\n", name ? name : g->path);
 	if ((err = ord_store_cache_for_scan(g->db, 1)) != 0)
 		return err;
 	if ((err = ord_store_begin_read(g->db)) != 0) {

@@ -890,7 +890,7 @@ static void shell_word(struct ord_buf *b, const char *w)
 static void audit_card(struct web_req *r, ord_game *g, const char *name, const char *url)
 {
 	struct ord_buf *b = &r->body, out = ORD_BUF_INIT;
-	const char *a = web_arg(r, "audit"), *first;
+	const char *a = web_arg(r, "audit");
 	int rc;
 
 	ord_buf_adds(b, "<section class=\"card\" id=\"audit\"><h2>Audit</h2>");
@@ -905,7 +905,10 @@ static void audit_card(struct web_req *r, ord_game *g, const char *name, const c
 		ord_buf_adds(b, "?audit=1#audit\">Audit the game</a></p></section>\n");
 		return;
 	}
-	rc = ord_game_audit(g, 0, &out);
+	/* its first line names the game as the page names it: the
+	 * command's "audit of 'PATH':" would show the server's
+	 * directories, which are no business of the page's */
+	rc = ord_game_audit_named(g, 0, name, &out);
 	if (rc == 0)
 		ord_buf_adds(b, "<div class=\"result ok\" role=\"status\"><p>Clean: no sheet, "
 				"log entry, roll or result has changed since it was written, and "
@@ -926,19 +929,7 @@ static void audit_card(struct web_req *r, ord_game *g, const char *name, const c
 			     "<details%s><summary>The audit's findings</summary><pre "
 			     "class=\"report audit\">",
 			     rc == 0 ? "" : " open");
-		/* its first line names the game as the page names it: the
-		 * command's "audit of 'PATH':" would show the server's
-		 * directories, which are no business of the page's */
-		if (!strncmp(out.buf, "audit of '", 10) && (first = strchr(out.buf, '\n')) != NULL) {
-			struct ord_buf line = ORD_BUF_INIT;
-
-			ord_buf_addf(&line, "audit of '%s':", name);
-			web_esc(b, line.buf);
-			ord_buf_release(&line);
-		} else {
-			first = out.buf;
-		}
-		web_esc(b, first);
+		web_esc(b, out.buf);
 		ord_buf_adds(b, "</pre></details>");
 	}
 	ord_buf_adds(b, "</section>\n");

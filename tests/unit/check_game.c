@@ -1466,6 +1466,21 @@ START_TEST(test_audit_whole_turn)
 	ck_assert_int_eq(ord_game_exchange(g), 0);
 	ck_assert_int_eq(ord_game_audit(g, 0, &out), 0);
 	ck_assert_msg(strstr(out.buf, "clean") != NULL, "%s", out.buf);
+	{
+		/* the web page's audit names the game by its page's name, the
+		 * rest as the command's (its path in the first line only) */
+		struct ord_buf named = ORD_BUF_INIT, want = ORD_BUF_INIT;
+		const char *rest = strchr(out.buf, '\n');
+
+		ck_assert_int_eq(ord_game_audit_named(g, 0, "cross", &named), 0);
+		ord_buf_addf(&want, "audit of '%s':", path);
+		ck_assert(!strncmp(out.buf, want.buf, want.len) && out.buf + want.len == rest);
+		ord_buf_reset(&want);
+		ord_buf_addf(&want, "audit of 'cross':%s", rest);
+		ck_assert_str_eq(named.buf, want.buf);
+		ord_buf_release(&named);
+		ord_buf_release(&want);
+	}
 	ord_buf_release(&out);
 	ck_assert_int_eq(ord_game_audit(g, 1, &out), 0);
 	ord_buf_release(&out);
