@@ -402,6 +402,27 @@ int ord_game_submit(ord_game *g, struct ord_receipt *out, const char *side, cons
  * in the notation's canonical form, one per line. */
 int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
 			 struct ord_diag *diag, struct ord_buf *reading);
+/* A line of orderly's reading of a sheet marked as no accepted order. */
+struct ord_reading_mark {
+	size_t at;     /* where the line starts in the reading */
+	unsigned line; /* the sheet's line it stands for */
+	int refused;   /* 1: "# line N not accepted (see its problems): ORDER", an
+			 * order read but refused by the rules; 0: "# line N not
+			 * understood (see its problems)", a line not read */
+	size_t order;  /* refused: where its ORDER starts in the reading */
+	size_t words;  /* where its words after "# line N " start ("not ...") */
+};
+struct ord_reading_marks {
+	struct ord_reading_mark *items; /* in the reading's order */
+	size_t n, alloc;
+};
+void ord_reading_marks_release(struct ord_reading_marks *m); /* m zeroed before use */
+/* ord_game_check_sheet, and marks (zeroed or released before) gets each
+ * line of the reading that is no accepted order, so that a front-end
+ * shows them so without reading the comments' words. */
+int ord_game_check_sheet_marked(ord_game *g, const char *side, const char *bytes, size_t len,
+				struct ord_diag *diag, struct ord_buf *reading,
+				struct ord_reading_marks *marks);
 /* The same checks with no game: for a player who holds only the scenario
  * (and the rules tables it is played with, NULL: the ruleset's own), as
  * the units stand when the game begins.  A game is made from the scenario

@@ -205,7 +205,8 @@ int ord_game_blank(const char *bytes, size_t len);
 int ord_game_find_side(struct ord_game *g, const char *side, const struct ord_store_side **out);
 /* Parse a sheet and validate it for side (every problem in diag, sorted). */
 int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
-			 size_t len, struct ord_diag *diag, struct ord_buf *reading);
+			 size_t len, struct ord_diag *diag, struct ord_buf *reading,
+			 struct ord_reading_marks *marks);
 /* Store a sheet and log it (rc may be NULL; nonce NULL: drawn, or derived
  * for a stand-in; opens_version: the commitment it opens, else 0). */
 int ord_game_store_sheet(struct ord_game *g, struct ord_receipt *rc, const struct ord_store_turn *t,

@@ -52,7 +52,7 @@ static int repeat_check(void *ud, const char *bytes, size_t len, struct ord_diag
 {
 	struct repeat_check *c = ud;
 
-	return ord_game_check_bytes(c->g, c->turn, c->side, bytes, len, d, NULL);
+	return ord_game_check_bytes(c->g, c->turn, c->side, bytes, len, d, NULL, NULL);
 }
 
 /*

@@ -142,8 +142,34 @@ out:
  * problems): ORDER": it was read, but it is not an order of the sheet as
  * it stands (it showed as if accepted).  A line whose errors were only
  * counted (past ORD_DIAG_MAX_LISTED) is not marked. */
+/* Mark the reading's line that starts at at (ord_reading_mark). */
+static void add_mark(struct ord_reading_marks *m, size_t at, unsigned line, int refused,
+		     size_t order, size_t words)
+{
+	struct ord_reading_mark *k;
+
+	if (!m)
+		return;
+	if (m->n == m->alloc) {
+		m->alloc = m->alloc ? 2 * m->alloc : 8;
+		m->items = ord_xrealloc(m->items, m->alloc * sizeof(*m->items));
+	}
+	k = &m->items[m->n++];
+	k->at = at;
+	k->line = line;
+	k->refused = refused;
+	k->order = order;
+	k->words = words;
+}
+
+void ord_reading_marks_release(struct ord_reading_marks *m)
+{
+	free(m->items);
+	memset(m, 0, sizeof(*m));
+}
+
 static void add_reading(struct ord_game *g, const struct ord_sheet *sheet, const struct ord_diag *d,
-			size_t from, size_t to, struct ord_buf *out)
+			size_t from, size_t to, struct ord_buf *out, struct ord_reading_marks *marks)
 {
 	size_t i = 0, k = from;
 	unsigned last = 0;
@@ -153,17 +179,26 @@ static void add_reading(struct ord_game *g, const struct ord_sheet *sheet, const
 		int refused = 0;
 		if (k < to && (i == sheet->n || d->items[k].line < sheet->orders[i].line)) {
 			line = d->items[k++].line;
-			if (line && line != last)
-				ord_buf_addf(out, "# line %u not understood (see its problems)\n",
-					     line);
+			if (line && line != last) {
+				size_t at = out->len, words;
+				ord_buf_addf(out, "# line %u ", line);
+				words = out->len;
+				ord_buf_adds(out, "not understood (see its problems)\n");
+				add_mark(marks, at, line, 0, 0, words);
+			}
 			last = line;
 			continue;
 		}
 		line = sheet->orders[i].line;
 		for (; k < to && line && d->items[k].line == line; k++)
 			refused = 1;
-		if (refused)
-			ord_buf_addf(out, "# line %u not accepted (see its problems): ", line);
+		if (refused) {
+			size_t at = out->len, words;
+			ord_buf_addf(out, "# line %u ", line);
+			words = out->len;
+			ord_buf_adds(out, "not accepted (see its problems): ");
+			add_mark(marks, at, line, 1, out->len, words);
+		}
 		g->notation->format(&sheet->orders[i++], out);
 		ord_buf_addch(out, '\n');
 	}
@@ -235,7 +270,8 @@ static int other_notation(struct ord_game *g, const char *bytes, size_t len, str
  * are validated even when others did not (notation.h), so the player
  * learns every problem of his sheet in one round, in sheet order. */
 int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
-			 size_t len, struct ord_diag *diag, struct ord_buf *reading)
+			 size_t len, struct ord_diag *diag, struct ord_buf *reading,
+			 struct ord_reading_marks *marks)
 {
 	struct ord_sheet sheet;
 	struct ord_ctx ctx;
@@ -267,7 +303,7 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 	if (other)
 		other_notation(g, bytes, len, diag, first);
 	if (reading)
-		add_reading(g, &sheet, diag, first, diag->n, reading);
+		add_reading(g, &sheet, diag, first, diag->n, reading, marks);
 out:
 	if (loaded) {
 		ord_ctx_release(&ctx);
@@ -342,7 +378,8 @@ int ord_game_find_side(struct ord_game *g, const char *side, const struct ord_st
  * (the player has the message; the mail judge keeps the mail).
  */
 static int validate_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
-			  size_t len, struct ord_diag *diag, struct ord_buf *reading)
+			  size_t len, struct ord_diag *diag, struct ord_buf *reading,
+			  struct ord_reading_marks *marks)
 {
 	int err;
 	size_t n;
@@ -355,7 +392,7 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 			     "the sheet is empty (expected one order per line: a unit, then its codes; a side that orders nothing submits a comment, such as '# no orders')");
 		err = ORD_EBADSHEET;
 	} else {
-		err = ord_game_check_bytes(g, turn, side, bytes, len, diag, reading);
+		err = ord_game_check_bytes(g, turn, side, bytes, len, diag, reading, marks);
 	}
 	if (err != ORD_EBADSHEET)
 		return err;
@@ -366,6 +403,13 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_t len,
 			 struct ord_diag *diag, struct ord_buf *reading)
 {
+	return ord_game_check_sheet_marked(g, side, bytes, len, diag, reading, NULL);
+}
+
+int ord_game_check_sheet_marked(ord_game *g, const char *side, const char *bytes, size_t len,
+				struct ord_diag *diag, struct ord_buf *reading,
+				struct ord_reading_marks *marks)
+{
 	const struct ord_store_side *s;
 	struct ord_store_turn t;
 	int err;
@@ -374,7 +418,7 @@ int ord_game_check_sheet(ord_game *g, const char *side, const char *bytes, size_
 	    (err = turn_open_check(g, &t, 0)) != 0)
 		return err;
 	g->log_at = 0;
-	return validate_bytes(g, t.turn, s->name, bytes, len, diag, reading);
+	return validate_bytes(g, t.turn, s->name, bytes, len, diag, reading, reading ? marks : NULL);
 }
 
 /* Tell the hook a side's sheet or commitment was stored. */
@@ -561,7 +605,7 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 	if ((err = under_caps(g, t.turn, s, len)) != 0 ||
 	    (err = still_based_on(g, t.turn, s, o->based_on)) != 0)
 		return err;
-	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL)) != 0)
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, NULL)) != 0)
 		return err;
 	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		return err;
@@ -793,7 +837,7 @@ int ord_game_open_sheet_witnessed(ord_game *g, struct ord_receipt *out, const ch
 		err = ORD_EBADDATA;
 		goto out;
 	}
-	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL)) != 0)
+	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, NULL)) != 0)
 		goto out;
 	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		goto out;

@@ -212,14 +212,15 @@ struct judge {
 	char rcpt[256];       /* his registered address */
 	struct ord_buf reply; /* the reply's body */
 	struct ord_buf subject;
-	struct ord_buf result;  /* one line for the inbox */
-	struct ord_buf reading; /* orderly's reading of the sheet */
-	int64_t pgp_taken;      /* when its OpenPGP signature was made, once proven */
-	char game[128];         /* the game's name, as in its address */
-	char why[512];          /* why it is not proven, when made up here */
-	int sheet_answer;       /* a receipt or a rejection: not rate-limited */
-	int proven;             /* a proof held: a passphrase, OpenPGP, signed lines (J8) */
-	int notice;             /* the reply says the mail was not proven (J8) */
+	struct ord_buf result;          /* one line for the inbox */
+	struct ord_buf reading;         /* orderly's reading of the sheet */
+	struct ord_reading_marks marks; /* its lines of no accepted order */
+	int64_t pgp_taken;              /* when its OpenPGP signature was made, once proven */
+	char game[128];                 /* the game's name, as in its address */
+	char why[512];                  /* why it is not proven, when made up here */
+	int sheet_answer;               /* a receipt or a rejection: not rate-limited */
+	int proven;                     /* a proof held: a passphrase, OpenPGP, signed lines (J8) */
+	int notice;                     /* the reply says the mail was not proven (J8) */
 	/* the signed head the reply carries (a receipt's, a link's), if any */
 	struct mail_attach att;
 	struct ord_buf att_text, att_name;
@@ -513,16 +514,22 @@ static void put_reading(struct judge *j)
 		     "\norderly's reading of your sheet (one order a line, as it understands it):\n\n");
 	{
 		const char *p = j->reading.buf;
+		size_t k = 0;
 		while (*p) {
-			size_t n = strcspn(p, "\n");
-			unsigned line;
-			int used = 0;
-			/* a line the reading names counts as the problems do: in
-			 * the player's mail, not in the sheet taken from it */
-			if (sscanf(p, "# line %u %n", &line, &used) == 1 && used &&
-			    !strncmp(p + used, "not ", 4) && line >= 1 && line <= j->b->nlines)
-				ord_buf_addf(&j->reply, "    # line %u %.*s\n", j->b->lines[line - 1],
-					     (int)(n - (size_t)used), p + used);
+			size_t n = strcspn(p, "\n"), at = (size_t)(p - j->reading.buf);
+			const struct ord_reading_mark *m = NULL;
+
+			while (k < j->marks.n && j->marks.items[k].at < at)
+				k++;
+			if (k < j->marks.n && j->marks.items[k].at == at)
+				m = &j->marks.items[k];
+			/* a line the reading names (its marks) counts as the
+			 * problems do: in the player's mail, not in the sheet
+			 * taken from it */
+			if (m && m->line >= 1 && m->line <= j->b->nlines && m->words <= at + n)
+				ord_buf_addf(&j->reply, "    # line %u %.*s\n",
+					     j->b->lines[m->line - 1], (int)(at + n - m->words),
+					     j->reading.buf + m->words);
 			else
 				ord_buf_addf(&j->reply, "    %.*s\n", (int)n, p);
 			p += n + (p[n] == '\n');
@@ -984,7 +991,8 @@ static int cmd_orders(struct judge *j, int check_only)
 	if (has_key && signed_variant(j, pk, v, &which, check_only)) {
 		/* the player's exact signed bytes */
 	}
-	ord_game_check_sheet(j->g, j->side, v[which].buf, v[which].len, &diag, &j->reading);
+	ord_game_check_sheet_marked(j->g, j->side, v[which].buf, v[which].len, &diag, &j->reading,
+				    &j->marks);
 	ord_error_clear();
 	if (check_only) {
 		ord_buf_addf(&j->subject, "check: %s", diag.n ? "problems found" : "no problems");
@@ -2947,6 +2955,7 @@ out:
 	ord_buf_release(&j.subject);
 	ord_buf_release(&j.result);
 	ord_buf_release(&j.reading);
+	ord_reading_marks_release(&j.marks);
 	ord_buf_release(&j.att_text);
 	ord_buf_release(&j.att_name);
 	return rc;

@@ -33,6 +33,7 @@ struct player {
 	char *msg;          /* its message when rc != 0 */
 	struct ord_diag diag;
 	struct ord_buf reading;
+	struct ord_reading_marks marks; /* the reading's lines of no accepted order */
 	struct ord_receipt receipt;
 	/* a GET of the page a Submit was sent on to (?receipt=T-V, W20):
 	 * that stored version's receipt shown, stored_at the time its log
@@ -332,36 +333,36 @@ static const char *sheet_line(const char *sheet, unsigned n, size_t *len)
  * and the line it stood for was not to be seen). */
 static void reading(struct ord_buf *b, const struct player *p)
 {
-	static const char refused[] = " not accepted (see its problems): ";
-	static const char unread[] = " not understood (see its problems)";
 	const char *q, *end = p->reading.buf + p->reading.len;
-	int marked = strstr(p->reading.buf, refused) != NULL || strstr(p->reading.buf, unread);
+	size_t k = 0;
 
 	ord_buf_addf(b, "<h4>orderly's reading</h4>%s<pre class=\"reading\">",
-		     marked ? "<p class=\"muted\">A line struck out has a problem: it is "
-			      "not accepted as it stands.</p>"
-			    : "");
+		     p->marks.n ? "<p class=\"muted\">A line struck out has a problem: it is "
+				  "not accepted as it stands.</p>"
+				: "");
 	for (q = p->reading.buf; q < end;) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q)), *r;
 		size_t len = nl ? (size_t)(nl - q) : (size_t)(end - q), n = 0;
-		unsigned line;
-		int used = 0;
+		const struct ord_reading_mark *m = NULL;
 
-		if (!strncmp(q, "# line ", 7) && sscanf(q, "# line %u%n", &line, &used) == 1 &&
-		    (r = q + used) + strlen(refused) <= q + len &&
-		    !strncmp(r, refused, strlen(refused))) {
+		/* the marks, as the library gives them (ord_game_check_sheet_marked) */
+		while (k < p->marks.n && p->reading.buf + p->marks.items[k].at < q)
+			k++;
+		if (k < p->marks.n && p->reading.buf + p->marks.items[k].at == q)
+			m = &p->marks.items[k];
+		if (m && m->refused && m->order <= (size_t)(q + len - p->reading.buf)) {
 			ord_buf_adds(b, "<span class=\"refused\"><s>");
-			web_esc_n(b, r + strlen(refused), (size_t)(q + len - r) - strlen(refused));
-			ord_buf_addf(b, "</s> # line %u not accepted (see its problems)</span>", line);
-		} else if (!strncmp(q, "# line ", 7) && sscanf(q, "# line %u%n", &line, &used) == 1 &&
-			   (size_t)used + strlen(unread) == len &&
-			   !strncmp(q + used, unread, strlen(unread)) && p->sheet &&
-			   (r = sheet_line(p->sheet, line, &n)) != NULL && n) {
+			web_esc_n(b, p->reading.buf + m->order,
+				  (size_t)(q + len - p->reading.buf) - m->order);
+			ord_buf_addf(b, "</s> # line %u not accepted (see its problems)</span>",
+				     m->line);
+		} else if (m && !m->refused && p->sheet &&
+			   (r = sheet_line(p->sheet, m->line, &n)) != NULL && n) {
 			ord_buf_adds(b, "<span class=\"refused\"><s>");
 			web_esc_n(b, r, n);
 			ord_buf_addf(b, "</s> # line %u not understood (see its problems)</span>",
-				     line);
-		} else if (!strncmp(q, "# line ", 7)) {
+				     m->line);
+		} else if (m) {
 			ord_buf_adds(b, "<span class=\"unread\">");
 			web_esc_n(b, q, len);
 			ord_buf_adds(b, "</span>");
@@ -1085,7 +1086,8 @@ static void act(struct player *p, ord_game *g, char *sheet)
 				"played, submit your orders: a newer sheet replaces it).");
 			return;
 		}
-		p->rc = ord_game_check_sheet(g, p->side, sheet, len, &p->diag, &p->reading);
+		p->rc = ord_game_check_sheet_marked(g, p->side, sheet, len, &p->diag, &p->reading,
+						    &p->marks);
 		p->msg = ord_strdup(ord_error_last());
 		return;
 	}
@@ -1124,7 +1126,7 @@ static void act(struct player *p, ord_game *g, char *sheet)
 		struct ord_diag again;
 
 		ord_diag_init(&again);
-		ord_game_check_sheet(g, p->side, sheet, len, &again, &p->reading);
+		ord_game_check_sheet_marked(g, p->side, sheet, len, &again, &p->reading, &p->marks);
 		ord_diag_release(&again);
 	}
 }
@@ -1219,4 +1221,5 @@ out:
 	free(p.msg);
 	ord_diag_release(&p.diag);
 	ord_buf_release(&p.reading);
+	ord_reading_marks_release(&p.marks);
 }

@@ -1766,6 +1766,37 @@ START_TEST(test_check_sheet_reading_marks_lines_not_understood)
 				      "# line 2 not understood (see its problems)\n"
 				      "# line 5 not accepted (see its problems): R9: ↑ 1/2\n"
 				      "# line 6 not understood (see its problems)\n");
+	{
+		/* the same, with its marks: where each line no order was
+		 * accepted of starts, the sheet's line, and a refused order's
+		 * own text (what the web page strikes out) */
+		struct ord_buf again = ORD_BUF_INIT;
+		struct ord_reading_marks m;
+		const char *refused = strstr(reading.buf, "# line 5");
+
+		memset(&m, 0, sizeof(m));
+		ord_diag_release(&d);
+		ck_assert_int_eq(ord_game_check_sheet_marked(g, "red", sheet, strlen(sheet), &d,
+							     &again, &m),
+				 ORD_EBADSHEET);
+		ck_assert_str_eq(again.buf, reading.buf);
+		ck_assert_uint_eq(m.n, 3);
+		ck_assert_uint_eq(m.items[0].at, strlen("R1: ↑ 1/4\n"));
+		ck_assert_uint_eq(m.items[0].line, 2);
+		ck_assert_int_eq(m.items[0].refused, 0);
+		ck_assert_uint_eq(m.items[1].at, (size_t)(refused - reading.buf));
+		ck_assert_uint_eq(m.items[1].line, 5);
+		ck_assert_int_eq(m.items[1].refused, 1);
+		ck_assert_str_eq(again.buf + m.items[1].order,
+				 "R9: ↑ 1/2\n# line 6 not understood (see its problems)\n");
+		ck_assert_uint_eq(m.items[2].line, 6);
+		ck_assert_int_eq(m.items[2].refused, 0);
+		ck_assert(!strcmp(again.buf + m.items[2].at,
+				  "# line 6 not understood (see its problems)\n"));
+		ord_reading_marks_release(&m);
+		ck_assert_uint_eq(m.n, 0);
+		ord_buf_release(&again);
+	}
 	ord_buf_release(&reading);
 	ord_diag_release(&d);
 	ord_game_free(g);

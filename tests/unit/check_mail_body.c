@@ -687,6 +687,29 @@ static char *phase_now(void)
 	return p;
 }
 
+/* The reply to a refused sheet gives orderly's reading of it, its lines of
+ * no accepted order numbered as the problems are, by the line of the mail
+ * (the reading's marks, ord_game_check_sheet_marked), not of the sheet
+ * taken from it. */
+START_TEST(test_reading_lines_of_the_mail)
+{
+	char *res, *r;
+
+	res = mail_to_judge("blue", "orders", NULL,
+			    BLUE_PASS "ORDERS\nB1 \xe2\x86\x91 1/4\n> a quoted line\nB2 Qz\nB9 "
+				      "\xe2\x86\x91 1/2\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "orderly's reading of your sheet");
+	ck_assert_in(r, "\n    B1: \xe2\x86\x91 1/4\n"
+			"    # line 3 not understood (see its problems)\n"
+			"    # line 4 not accepted (see its problems): B9: \xe2\x86\x91 1/2\n");
+	/* the problems count so too (the quoted line is no line of the sheet) */
+	ck_assert_in(r, "line 3, col 4: unit 'B2': unknown code 'Qz'");
+	free(res);
+	free(r);
+}
+END_TEST
+
 /* RESOLVE PHASE by mail names the phase as a guard only (red-team finding
  * 9): an empty phase while a sealed order waits for an event of it is
  * refused, the reply saying RESOLVE PHASE EMPTY, nothing done; EMPTY (as
@@ -2243,6 +2266,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_referee_line_not_understood);
 	tcase_add_test(judge, test_deadline_quoted);
 	tcase_add_test(judge, test_resolve_empty_by_mail);
+	tcase_add_test(judge, test_reading_lines_of_the_mail);
 	tcase_add_test(judge, test_resolve_stand_in_by_mail);
 	tcase_add_test(judge, test_deadline_past_confirmed);
 	tcase_add_test(judge, test_orders_late_by_arrival);
