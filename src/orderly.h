@@ -1051,6 +1051,9 @@ int ord_rules_print(struct ord_buf *out, const char *ruleset, const char *table,
  * the gap or both times with the offset that writes each (when.c, W2).
  */
 int ord_when_parse(int64_t *out, const char *text, int64_t now);
+/* The same, a text that is no time at all refused as what it was to be:
+ * "bad WHAT 'X' (expected ...)" ("bad deadline"), not "bad time". */
+int ord_when_parse_as(int64_t *out, const char *text, int64_t now, const char *what);
 /* The same for a time already stored (a scenario's <deadline> in a game made
  * before W2): such a time is read as one of them, as it always was. */
 int ord_when_parse_stored(int64_t *out, const char *text, int64_t now);

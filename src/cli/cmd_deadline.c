@@ -65,13 +65,9 @@ int cmd_deadline(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd,
 				       "unexpected argument '%s' (a time with a zone name is one argument: quote it)",
 				       argv[3]);
-	if (strcmp(argv[2], "none") && ord_when_parse(&when, argv[2], 0) != 0) {
-		const char *m = ord_error_last();
-		/* "bad time 'X' (expected ...)" reads better here as a bad deadline */
-		if (!strncmp(m, "bad time ", 9))
-			return cli_usage_error(cmd, "bad deadline %s", m + 9);
-		return cli_usage_error(cmd, "%s", m);
-	}
+	/* "bad time 'X' (expected ...)" reads better here as a bad deadline */
+	if (strcmp(argv[2], "none") && ord_when_parse_as(&when, argv[2], 0, "deadline") != 0)
+		return cli_usage_error(cmd, "%s", ord_error_last());
 	if ((rc = cli_open_game(&g, argv[1])) != 0)
 		goto out;
 	now = ord_game_now(g);

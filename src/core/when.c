@@ -337,14 +337,15 @@ bad:
 			     text);
 }
 
-static int bad_time(const char *text)
+/* A text that is no time, refused as what it was to be (what: "time"). */
+static int bad_time(const char *what, const char *text)
 {
 	return ord_error_set(ORD_EUSAGE,
-			     "bad time '%.60s' (expected 2026-12-07T18:00Z, 2026-12-07T18:00+01:00, 2026-12-07T18:00 Europe/Copenhagen, or from now: +90m, +48h, +2d, +1w)",
-			     text);
+			     "bad %s '%.60s' (expected 2026-12-07T18:00Z, 2026-12-07T18:00+01:00, 2026-12-07T18:00 Europe/Copenhagen, or from now: +90m, +48h, +2d, +1w)",
+			     what, text);
 }
 
-static int when_parse(int64_t *out, const char *text, int64_t now, int exact)
+static int when_parse(int64_t *out, const char *text, int64_t now, int exact, const char *what)
 {
 	static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	const char *p = text;
@@ -356,7 +357,7 @@ static int when_parse(int64_t *out, const char *text, int64_t now, int exact)
 		p++;
 	if (*p == '+') {
 		if (ord_duration_parse(&rel, p + 1) != 0)
-			return bad_time(text);
+			return bad_time(what, text);
 		if (rel <= 0)
 			return ord_error_set(ORD_EUSAGE,
 					     "'%.40s' is now, not later (expected a time from now: +90m, +48h, +2d, +1w)",
@@ -366,29 +367,29 @@ static int when_parse(int64_t *out, const char *text, int64_t now, int exact)
 	}
 	if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) || *p++ != '-' ||
 	    !digits(&p, 2, &d) || (*p != 'T' && *p != 't' && *p != ' '))
-		return bad_time(text);
+		return bad_time(what, text);
 	p++;
 	if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi))
-		return bad_time(text);
+		return bad_time(what, text);
 	if (*p == ':' && (p++, !digits(&p, 2, &sec)))
-		return bad_time(text);
+		return bad_time(what, text);
 	if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 59)
-		return bad_time(text);
+		return bad_time(what, text);
 	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 	if (d < 1 || d > mdays[mo - 1] + (mo == 2 && leap))
-		return bad_time(text);
+		return bad_time(what, text);
 	if (*p == 'Z' || *p == 'z') {
 		p++;
 	} else if (*p == '+' || *p == '-') {
 		sign = *p++ == '-' ? -1 : 1;
 		if (!digits(&p, 2, &oh))
-			return bad_time(text);
+			return bad_time(what, text);
 		if (*p == ':')
 			p++;
 		if (isdigit((unsigned char)*p) && !digits(&p, 2, &om))
-			return bad_time(text);
+			return bad_time(what, text);
 		if (oh > 23 || om > 59)
-			return bad_time(text);
+			return bad_time(what, text);
 	} else if (*p == ' ' || *p == '[') {
 		/* a zone name: "... Europe/Copenhagen" or "...[Europe/Copenhagen]" */
 		char zone[80];
@@ -401,14 +402,14 @@ static int when_parse(int64_t *out, const char *text, int64_t now, int exact)
 			p++, br = 1;
 		n = strcspn(p, br ? "]" : " ");
 		if (n == 0 || n >= sizeof(zone))
-			return bad_time(text);
+			return bad_time(what, text);
 		memcpy(zone, p, n);
 		zone[n] = '\0';
 		p += n + (br && p[n] == ']');
 		while (*p == ' ')
 			p++;
 		if (*p)
-			return bad_time(text);
+			return bad_time(what, text);
 		if ((err = exact ? zone_to_utc_exact(&t, zone, y, mo, d, h, mi, sec)
 				 : ord_zone_to_utc(&t, zone, y, mo, d, h, mi, sec)) != 0)
 			return err;
@@ -422,23 +423,28 @@ static int when_parse(int64_t *out, const char *text, int64_t now, int exact)
 	while (*p == ' ')
 		p++;
 	if (*p)
-		return bad_time(text);
+		return bad_time(what, text);
 	t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
 	t -= (int64_t)sign * (oh * 3600 + om * 60);
 	if (t <= 0)
-		return bad_time(text);
+		return bad_time(what, text);
 	*out = t;
 	return 0;
 }
 
 int ord_when_parse(int64_t *out, const char *text, int64_t now)
 {
-	return when_parse(out, text, now, 1);
+	return when_parse(out, text, now, 1, "time");
+}
+
+int ord_when_parse_as(int64_t *out, const char *text, int64_t now, const char *what)
+{
+	return when_parse(out, text, now, 1, what);
 }
 
 int ord_when_parse_stored(int64_t *out, const char *text, int64_t now)
 {
-	return when_parse(out, text, now, 0);
+	return when_parse(out, text, now, 0, "time");
 }
 
 void ord_when_format(struct ord_buf *out, int64_t t, const char *zone)

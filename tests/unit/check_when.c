@@ -72,6 +72,26 @@ START_TEST(test_forms)
 		ck_assert_str_eq(ord_error_last(),
 				 "'+0m' is now, not later (expected a time from now: +90m, +48h, +2d, +1w)");
 	}
+	/* a text that is no time: said as what it was to be (a deadline) */
+	{
+		static const char tail[] = " (expected 2026-12-07T18:00Z, 2026-12-07T18:00+01:00, "
+					   "2026-12-07T18:00 Europe/Copenhagen, or from now: +90m, "
+					   "+48h, +2d, +1w)";
+		char want[400];
+		int64_t t = 0;
+
+		ck_assert_int_eq(ord_when_parse(&t, "tomorrow", NOW), ORD_EUSAGE);
+		snprintf(want, sizeof(want), "bad time 'tomorrow'%s", tail);
+		ck_assert_str_eq(ord_error_last(), want);
+		ck_assert_int_eq(ord_when_parse_as(&t, "tomorrow", NOW, "deadline"), ORD_EUSAGE);
+		snprintf(want, sizeof(want), "bad deadline 'tomorrow'%s", tail);
+		ck_assert_str_eq(ord_error_last(), want);
+		ck_assert_int_eq(ord_when_parse_as(&t, "+0m", NOW, "deadline"), ORD_EUSAGE);
+		ck_assert_str_eq(ord_error_last(),
+				 "'+0m' is now, not later (expected a time from now: +90m, +48h, +2d, +1w)");
+		ck_assert_int_eq(ord_when_parse_as(&t, "+1h", NOW, "deadline"), 0);
+		ck_assert_int_eq(t, NOW + 3600);
+	}
 }
 END_TEST
 
