@@ -1831,7 +1831,11 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 
 /* Whether the melee phase just resolved ended u's melee of an earlier
  * turn for want of a melee event (D14): its result says so, once a pair
- * (the phase's state has forgotten whom it was with). */
+ * (the phase's state has forgotten whom it was with).  The result is
+ * known by its words (BAT_MELEE_ENDED, the module's own, written and read
+ * here alone): it has no values, and a value added to it would be
+ * stored, digested and replayed, so that a game made before would audit
+ * otherwise (it needs a rules revision: NEEDSWORK). */
 static int melee_ended_unrecorded(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	struct ord_result_view r;

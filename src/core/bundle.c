@@ -1201,6 +1201,13 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 		;
 	ends_closed = end >= sizeof(close) - 1 &&
 		      !memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1);
+	/* NEEDSWORK: "what orderly refuses in any XML" is told from the
+	 * words of the refusal: xmlsafe's own (a DOCTYPE, entities, XInclude
+	 * "not accepted", not UTF-8) and libxml2's encoding errors ("not
+	 * proper UTF-8").  xmlsafe should mark its refusals of any XML (and
+	 * libxml2's by code, XML_ERR_INVALID_ENCODING) beside the message for
+	 * this to read; a file name holding one of the words is said as it
+	 * is too. */
 	if (strstr(why, "DOCTYPE") || strstr(why, "not accepted") || strstr(why, "UTF-8") ||
 	    i + 8 > len || i >= 256)
 		err = ord_error_set(ORD_EBADDATA, "%s", why);

@@ -139,7 +139,9 @@ int ord_store_game_scenario_each(sqlite3 *db, int (*fn)(void *ud, const void *p,
 		return err;
 	rc = sqlite3_blob_open(db, "main", "game_scenario", "scenario", rowid, 0, &b);
 	if (rc != SQLITE_OK) {
-		/* no row 1: the same as ord_store_game_scenario says */
+		/* no row 1: the same as ord_store_game_scenario says
+		 * (sqlite3_blob_open gives a missing row only as SQLITE_ERROR
+		 * with "no such rowid", no code of its own: SQLite's words) */
 		err = rc == SQLITE_ERROR && !strncmp(sqlite3_errmsg(db), "no such rowid", 13)
 			      ? ord_error_set(ORD_ENOTGAME, "the game file has no scenario")
 			      : ord_store_error(db, "reading the scenario");

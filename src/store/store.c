@@ -119,6 +119,10 @@ static int damaged(sqlite3 *db)
 	int rc = db ? sqlite3_errcode(db) & 0xff : SQLITE_OK;
 	const char *m = db ? sqlite3_errmsg(db) : "";
 
+	/* SQLite says a table or column the statement names is missing
+	 * only in its message: the code is the generic SQLITE_ERROR (no
+	 * extended code tells it from a syntax error), so its words are
+	 * read, SQLite's own and stable across its versions */
 	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ||
 	       (rc == SQLITE_ERROR && (strstr(m, "no such column") || strstr(m, "no such table") ||
 				       strstr(m, "has no column named")));

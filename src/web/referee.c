@@ -534,7 +534,9 @@ static void suggested_keys(struct ord_buf *out, const struct ord_event_kind *ek,
  * no artillery fire was recorded": a gun's), else the first named.  A
  * kind that takes a target (fire, artillery) gets the one the unit's
  * sealed order names (order_target), as the unit is the order's; the
- * keys of an event the message gives ready to record (suggested_keys). */
+ * keys of an event the message gives ready to record (suggested_keys).
+ * NEEDSWORK: the kind is read from the message's words; the report's
+ * <pending> should carry it (the module's order_events names it). */
 static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
 			const char *url, const char *unit, const char *what, const struct order_at *at)
 {

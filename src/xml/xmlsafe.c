@@ -65,7 +65,10 @@ static void collect(void *data, xmlErrorPtr e)
 		ord_buf_addf(&c->msg, "%s:%d: ", c->name, line);
 	else
 		ord_buf_addf(&c->msg, "%s: ", c->name);
-	/* libxml2's own wording advises an option our users cannot set */
+	/* libxml2's own wording advises an option our users cannot set
+	 * (its words are read: libxml2 2.9 raises "Excessive depth" as
+	 * XML_ERR_INTERNAL_ERROR, a code other failures share, with no code
+	 * of its own before XML_ERR_RESOURCE_LIMIT in 2.11) */
 	if (e->message && !strncmp(e->message, "Excessive depth in document", 27))
 		ord_buf_addf(&c->msg, "elements nested deeper than %d levels", ORD_XML_MAX_DEPTH);
 	/* a stream's parser says "Extra content" of a document cut short */
