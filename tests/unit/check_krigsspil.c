@@ -3237,6 +3237,22 @@ START_TEST(test_unknown_flag_is_an_argument_error)
 	/* the choices are the tables' */
 	ck_assert_ptr_nonnull(strstr(event_args("skyd", "unit=D1 maal=L1 zone=II flag=x", NULL),
 				     "unknown modifier flag 'x'"));
+	/* a refusal that names no argument is at the event (col 0) */
+	ck_assert_str_eq(event_args("skyd", "unit=A1 maal=L1 zone=II", &col),
+			 "unit 'A1' is a battery: its fire is the event 'artilleri'");
+	ck_assert_uint_eq(col, 0);
+	/* a unit no lookup finds is counted where the core reads it (what
+	 * makes the record check again with every unit), and only it */
+	{
+		size_t unknown = ctx->unknown_units;
+
+		ck_assert_str_eq(event_args("skyd", "unit=D9 maal=L1 zone=II", &col),
+				 "unit: unknown unit 'D9': did you mean 'D1'?");
+		ck_assert_uint_eq(col, 1);
+		ck_assert_uint_eq(ctx->unknown_units, unknown + 1);
+		event_args("skyd", "unit=D1 maal=L1 zone=II flag=x", NULL);
+		ck_assert_uint_eq(ctx->unknown_units, unknown + 1);
+	}
 }
 END_TEST
 
