@@ -93,6 +93,26 @@ refused side-key-submit keyed.orderly "$SWAP" \
 # the key left swapped: the seal does not take it either
 expect_exit 0 ord submit keyed.orderly --side red "$FIX/red-1.txt"
 refused side-key-swapped keyed.orderly "$SWAP" "seal GAME" "$SWAPPED"
+# a game opened before the roster's digests (its opening's sides_root and
+# units_root taken out, the chain made again): the submit takes the sheet
+# signed while the key was swapped; put back, the seal finds that the
+# sheet is not signed by the side's key
+expect_exit 0 ord new unrostered.orderly --scenario keyed.xml --head unrostered.head
+expect_exit 0 ord sign --head unrostered.head --side blue --key forger.key "$FIX/blue-1.txt"
+NONCE=$(sed -n 's/^nonce: //p' <<<"$OUT")
+SIG=$(sed -n 's/^signature: //p' <<<"$OUT")
+UOPEN=$(sql unrostered.orderly "SELECT seq FROM log WHERE kind = 'open' AND turn = 1")
+sql unrostered.orderly "UPDATE log SET body = replace(body, substr(body, instr(body, 'sides_root='), 76), '') WHERE seq = $UOPEN;
+	UPDATE log SET body = replace(body, substr(body, instr(body, 'units_root='), 76), '') WHERE seq = $UOPEN" >/dev/null
+[[ "$(sql unrostered.orderly "SELECT count(*) FROM log WHERE seq = $UOPEN AND (body LIKE '%sides_root=%' OR body LIKE '%units_root=%')")" == 0 ]] ||
+	fail "the opening still names the roster (fix the test)"
+"$FORGE" rechain unrostered.orderly || fail "ord_forge rechain unrostered.orderly"
+sql unrostered.orderly "$SWAP" >/dev/null
+expect_exit 0 ord submit unrostered.orderly --side blue --nonce "$NONCE" --signature "$SIG" "$FIX/blue-1.txt"
+sql unrostered.orderly "UPDATE side SET pubkey = X'$BLUEKEY' WHERE name = 'blue'" >/dev/null
+expect_exit 0 ord submit unrostered.orderly --side red "$FIX/red-1.txt"
+refused forged-sheet unrostered.orderly "" "seal GAME" \
+	"the sheet of blue, version 1, of turn 1 (table sheet): its signature is not side blue's over its commitment (side blue's key as table side holds it)"
 
 # untouched, it seals
 cp open.orderly sealed.orderly
