@@ -162,6 +162,19 @@ int ord_canvas_svg(const struct ord_canvas *cv, struct ord_buf *out);
  */
 int ord_svg_to_png(struct ord_buf *out, const char *svg, size_t len, double scale);
 
+/*
+ * png.c is a shared object of its own, orderly-png.so, which the orderly
+ * binary loads when it first makes a PNG (src/cli/plugins.c): librsvg and
+ * cairo bring some forty libraries that a process which never draws should
+ * not load.  Its one entry gives the table; abi is ORD_PNG_ABI.
+ */
+#define ORD_PNG_ABI 1
+struct ord_png {
+	unsigned abi;
+	int (*svg_to_png)(struct ord_buf *out, const char *svg, size_t len, double scale);
+};
+const struct ord_png *ord_png_plugin(void);
+
 /* ---- the story of a battle: a chart of strength over time ---- */
 
 /* A unit's line in a chart (ord_canvas_chart). */

@@ -20,8 +20,9 @@ enum cli_exit {
 	CLI_DATAERR = 65, /* EX_DATAERR: bad input data, refused in this state */
 	CLI_NOINPUT = 66, /* EX_NOINPUT: an input file is missing or unreadable */
 	CLI_LIMIT = 69, /* EX_UNAVAILABLE: past a limit (ORD_ELIMIT): a turn's versions, bytes, a bundle's size */
-	CLI_SOFTWARE = 70,  /* EX_SOFTWARE: internal error */
-	CLI_CANTCREAT = 73, /* EX_CANTCREAT: a file may not be created or written */
+	CLI_UNAVAILABLE = 69, /* EX_UNAVAILABLE: a part of orderly is not installed (plugins.c) */
+	CLI_SOFTWARE = 70,    /* EX_SOFTWARE: internal error */
+	CLI_CANTCREAT = 73,   /* EX_CANTCREAT: a file may not be created or written */
 };
 
 /* Returned by cli_options() when the command should go on. */

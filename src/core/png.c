@@ -3,6 +3,9 @@
  * reads the document from memory (with no base file, so it loads nothing
  * else) and renders it on a cairo image, which cairo encodes as PNG.
  * Used for pictures sent where SVG is not shown (mail attachments).
+ *
+ * Not in liborderly's archive: it is built alone, as orderly-png.so for the
+ * orderly binary and as a static library for the tests (CMakeLists.txt).
  */
 #include <math.h>
 #include <string.h>
@@ -81,4 +84,11 @@ out:
 	if (h)
 		g_object_unref(h);
 	return err;
+}
+
+__attribute__((visibility("default"))) const struct ord_png *ord_png_plugin(void)
+{
+	static const struct ord_png table = { ORD_PNG_ABI, ord_svg_to_png };
+
+	return &table;
 }

@@ -10,6 +10,12 @@
  *   body.c     the text as commands, proof lines and an order sheet whose
  *              lines keep the numbers the player saw
  *   compose.c  replies and notices as RFC 5322 bytes (GMime)
+ *   names.c    the names of the files the judge mails
+ *   mime.c     decode.c and compose.c as the shared object orderly-mime.so,
+ *              which the orderly binary loads when a command first reads or
+ *              writes a mail (src/cli/plugins.c): GMime and GPGME bring
+ *              some twenty libraries that a submit or an event should not
+ *              load
  *   judge.c    mail-in: the game, the inbox, who sent it, the command
  *   notices.c  what a change or the clock makes every player receive
  *   outbox.c   mail-out: queued mail to `sendmail -t -i`
@@ -22,6 +28,7 @@
 #ifndef ORD_MAIL_H
 #define ORD_MAIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -207,6 +214,31 @@ void mail_compose(struct mail_out *out, const char *from, const char *rcpt, cons
 		  const char *body, const char *in_reply_to, const char *references,
 		  const char *game, const struct mail_attach *att, size_t natt);
 void mail_out_release(struct mail_out *o);
+
+/* ---- mime.c: decode.c and compose.c as orderly-mime.so ---- */
+
+/* Its one entry gives every function of decode.c and compose.c above: the
+ * orderly binary's functions of the same names call through it.  abi is
+ * MAIL_MIME_ABI; a table of another layout is refused at the load. */
+#define MAIL_MIME_ABI 1
+struct mail_mime {
+	unsigned abi;
+	void (*init)(void);
+	void (*shutdown)(void);
+	void (*msg_read)(struct mail_msg *m, const char *raw, size_t len, const char *recipient);
+	void (*msg_verify_pgp)(struct mail_msg *m, const char *raw, size_t len, const char *armored);
+	void (*msg_release)(struct mail_msg *m);
+	void (*msg_texts)(const char *raw, size_t len, mail_text_fn fn, void *ud);
+	char *(*header_decode)(const char *text);
+	int (*pgp_fingerprint)(const char *armored, char *fpr, size_t n);
+	void (*compose)(struct mail_out *out, const char *from, const char *rcpt, const char *subject,
+			const char *body, const char *in_reply_to, const char *references,
+			const char *game, const struct mail_attach *att, size_t natt);
+	void (*out_release)(struct mail_out *o);
+};
+const struct mail_mime *mail_mime_plugin(void);
+
+/* ---- names.c ---- */
 
 /*
  * The name of a file the judge mails (docs/pbem.md, "The files the judge

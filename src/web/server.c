@@ -1282,3 +1282,10 @@ out:
 	ord_buf_release(&url);
 	return err;
 }
+
+__attribute__((visibility("default"))) const struct web_plugin *web_plugin(void)
+{
+	static const struct web_plugin table = { WEB_ABI, web_serve };
+
+	return &table;
+}

@@ -40,6 +40,17 @@ struct web_opts {
  * on stdout once it listens.  0, or an ORD_E* code with the message set. */
 int web_serve(const struct web_opts *o);
 
+/* The web page is a shared object of its own, orderly-web.so, which the
+ * orderly binary loads for `orderly serve` (src/cli/plugins.c):
+ * libmicrohttpd and GnuTLS are for that command alone.  Its one entry
+ * gives web_serve; abi is WEB_ABI. */
+#define WEB_ABI 1
+struct web_plugin {
+	unsigned abi;
+	int (*serve)(const struct web_opts *o);
+};
+const struct web_plugin *web_plugin(void);
+
 /* ---- sessions, CSRF, login limits (auth.c) ---- */
 
 #define WEB_SID_HEX 64     /* a session id: 32 random bytes in hex */

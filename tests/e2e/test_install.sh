@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_install.sh - `cmake --install` puts what a user reads and copies in
-# place (the binary, the man page, the schemas, every ruleset's tables,
+# place (the binary and the parts it loads, the man page, the schemas, every ruleset's tables,
 # example scenarios, maps and sheets, the notation guides and the docs),
 # and a message about built-in tables names their installed copy, not a
 # path of the source tree (issue 16, item 13), nor one where nothing is.
@@ -32,6 +32,16 @@ cmp -s "$P/share/orderly/rulesets/battalion/tables.xml" "$SRC/rulesets/battalion
 expect_exit 0 "$P/bin/orderly" new "$TMP/g.game" --scenario "$P/share/orderly/rulesets/battalion/examples/scenario.xml"
 expect_exit 0 "$P/bin/orderly" submit "$TMP/g.game" --side french --check \
 	"$P/share/orderly/rulesets/battalion/examples/demo/turn1-french.txt"
+
+# its parts (src/cli/plugins.c) are installed where it finds them from
+# where it is, whatever the prefix: a PNG loads the pictures' part
+lib=$(cd "$P" && find lib* -maxdepth 2 -type d -name orderly | head -1)
+for part in orderly-png.so orderly-mime.so orderly-web.so; do
+	[[ -s "$P/$lib/$part" ]] || fail "not installed: LIBDIR/orderly/$part"
+done
+expect_exit 0 "$P/bin/orderly" chart "$TMP/g.game" --referee -o "$TMP/g.png"
+[[ "$(head -c 4 "$TMP/g.png" | od -An -tx1 | tr -d ' \n')" == 89504e47 ]] ||
+	fail "the installed binary made no PNG"
 
 # a message about the built-in tables names their installed copy where
 # there is one, else says they are built in: never a path of the source

@@ -38,7 +38,9 @@ if [[ $(id -u) -eq 0 ]]; then
 	chmod 755 "$TMP"
 	mkdir bin
 	cp "$ORDERLY" bin/orderly
-	chmod 755 bin/orderly
+	# and the parts it loads from beside it (src/cli/plugins.c)
+	cp "$(dirname "$ORDERLY")"/orderly-*.so bin/
+	chmod 755 bin/orderly bin/orderly-*.so
 	ORDERLY=$TMP/bin/orderly
 	if [[ -n "${LSAN_OPTIONS:-}" ]]; then
 		cp "$SRC/tests/lsan.supp" lsan.supp

@@ -51,6 +51,8 @@ chmod 0755 "$TMP"
 MAILSRC=$TMP/mailsrc
 mkdir -p "$TMP/bin" "$MAILSRC"
 cp "$ORDERLY" "$TMP/bin/orderly"
+# and the parts it loads from beside it (src/cli/plugins.c)
+cp "$(dirname "$ORDERLY")"/orderly-*.so "$TMP/bin/"
 ORDERLY=$TMP/bin/orderly
 cp -r "$SRC/tests/mail/data" "$SRC/tests/mail/pgp_mail.py" "$MAILSRC/"
 chmod -R a+rX "$TMP/bin" "$MAILSRC"

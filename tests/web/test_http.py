@@ -2107,6 +2107,10 @@ def readonly(work):
         exe = os.path.join(work, "bin", "orderly")
         shutil.copy(W.ORDERLY, exe)
         os.chmod(exe, 0o755)
+        # and the parts it loads from beside it (src/cli/plugins.c)
+        for part in ("orderly-png.so", "orderly-mime.so", "orderly-web.so"):
+            shutil.copy(os.path.join(os.path.dirname(W.ORDERLY), part), os.path.join(work, "bin", part))
+            os.chmod(os.path.join(work, "bin", part), 0o755)
         supp = os.path.join(W.SRC, "tests", "lsan.supp")
         if supp in os.environ.get("LSAN_OPTIONS", ""):
             shutil.copy(supp, os.path.join(work, "bin", "lsan.supp"))
