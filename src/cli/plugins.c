@@ -61,12 +61,11 @@ struct plugin {
 	const void *table; /* set once, by load under pthread_once */
 };
 
-static struct plugin png = { "orderly-png.so", "ord_png_plugin", "the pictures' part",
-			     ORD_PNG_ABI, NULL };
+static struct plugin png = { "orderly-png.so", "ord_png_plugin", "the pictures' part", ORD_PNG_ABI,
+			     NULL };
 static struct plugin mime = { "orderly-mime.so", "mail_mime_plugin", "the mail's part",
 			      MAIL_MIME_ABI, NULL };
-static struct plugin web = { "orderly-web.so", "web_plugin", "the web page's part", WEB_ABI,
-			     NULL };
+static struct plugin web = { "orderly-web.so", "web_plugin", "the web page's part", WEB_ABI, NULL };
 
 /* The directory of the running binary, in dir (no trailing '/'); 0 or -1. */
 static int binary_dir(char *dir, size_t n)
@@ -83,8 +82,8 @@ static int binary_dir(char *dir, size_t n)
 	return 0;
 }
 
-static void __attribute__((noreturn)) refuse(const struct plugin *p, const char *path,
-					     const char *fmt, ...)
+static void __attribute__((noreturn))
+refuse(const struct plugin *p, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -125,11 +124,11 @@ static void load(struct plugin *p)
 }
 
 /* pthread_once calls a function of no argument: one for each object */
-#define ONCE(name)                                   \
+#define ONCE(name)                                             \
 	static pthread_once_t name##_once = PTHREAD_ONCE_INIT; \
-	static void load_##name(void)                \
-	{                                            \
-		load(&name);                         \
+	static void load_##name(void)                          \
+	{                                                      \
+		load(&name);                                   \
 	}
 ONCE(png)
 ONCE(mime)
