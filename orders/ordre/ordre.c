@@ -156,10 +156,11 @@ struct word_def {
 	const char *value;   /* the token's value: ASCII */
 	const char *display; /* as printed: the Danish spelling */
 	const char *keys[4]; /* accepted spellings, folded; NULL-ended */
-	unsigned char flags; /* formations: F_OPEN, F_TK */
+	unsigned char flags; /* formations: F_OPEN, F_TK; densities: F_DENSE */
 };
-#define F_OPEN 1 /* an open order: takes a density */
-#define F_TK 2   /* may put out a tiraillørkæde */
+#define F_OPEN 1  /* an open order: takes a density */
+#define F_TK 2    /* may put out a tiraillørkæde */
+#define F_DENSE 4 /* the density of an open order that states none (11) */
 
 static const struct word_def ammo[] = {
 	{ "SF", "SF", { "sf", "fuldkugle" }, 0 },
@@ -179,8 +180,11 @@ static const struct word_def formations[] = {
 	{ "soutien", "soutien", { "sou", "soutien" }, F_TK },
 };
 
+/* 11: "Ved tvivlsspørgsmål regnes enheden altid at være i den tætteste
+ * formation": a chain or swarm written with no density is dense, F_DENSE
+ * (word_value says so; the ruleset reads the sheet's absent density so) */
 static const struct word_def densities[] = {
-	{ "taet", "tæt", { "taet" }, 0 },
+	{ "taet", "tæt", { "taet" }, F_DENSE },
 	{ "tynd", "tynd", { "tynd" }, 0 },
 };
 
@@ -918,13 +922,26 @@ static const struct ord_text_rules rules = {
 	/* format_token */ ks_format_token,
 };
 
+/* The density an open order has when it states none (F_DENSE), or NULL. */
+static const char *density_unstated(void)
+{
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(densities); i++)
+		if (densities[i].flags & F_DENSE)
+			return densities[i].value;
+	return NULL;
+}
+
 /*
  * The notation's word_value (notation.h): each word of written (apart by
  * spaces or '_') read as parse_word reads a word of the sheet, by its
  * fold, first as an order symbol (its code), then as a word argument (its
  * value), the values joined by '_': "kar" karre, "skyttekæde tæt"
- * skyttekaede_taet, "TT" tilbagetog, "kardæsk" SK.  The same tables as
- * the sheet's, no copy; written is valid UTF-8 (the core's word_key
+ * skyttekaede_taet, "TT" tilbagetog, "kardæsk" SK.  An open order with no
+ * density after it is given the one the sheet means by none (F_DENSE:
+ * "skk" skyttekaede_taet, as FORM skk is a dense chain).  The same tables
+ * as the sheet's, no copy; written is valid UTF-8 (the core's word_key
  * reads no other either).
  */
 static int word_value(struct ord_buf *out, const char *written)
@@ -932,9 +949,9 @@ static int word_value(struct ord_buf *out, const char *written)
 	struct ord_buf key = ORD_BUF_INIT;
 	const unsigned char *s = (const unsigned char *)written, *e;
 	const struct code_def *d;
-	const char *value;
+	const char *value, *dense = density_unstated();
 	enum kind k;
-	int i, n = 0, ok = 1;
+	int i = 0, n = 0, ok = 1, open = 0;
 
 	ord_buf_reset(out);
 	for (;;) {
@@ -945,6 +962,7 @@ static int word_value(struct ord_buf *out, const char *written)
 		for (e = s; *e && *e != ' ' && *e != '_'; e++)
 			;
 		fold(&key, s, e);
+		k = K_COUNT;
 		if ((d = find_code(key.buf)) != NULL) {
 			value = d->code;
 		} else if ((i = find_word(key.buf, &k)) >= 0) {
@@ -953,11 +971,16 @@ static int word_value(struct ord_buf *out, const char *written)
 			ok = 0;
 			break;
 		}
+		if (open && k != K_DENSITY && dense)
+			ord_buf_addf(out, "_%s", dense);
+		open = k == K_FORMATION && (words[k].defs[i].flags & F_OPEN);
 		if (n++)
 			ord_buf_addch(out, '_');
 		ord_buf_adds(out, value);
 		s = e;
 	}
+	if (ok && open && dense)
+		ord_buf_addf(out, "_%s", dense);
 	ord_buf_release(&key);
 	return ok && n > 0;
 }

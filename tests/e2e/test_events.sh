@@ -488,8 +488,6 @@ expect_eq "$(args ord-ks.game D8 formation)" "unit=D8 formation=karre " "the she
 # writes them; what the sheet reads as no word of the list is refused as
 # any wrong word, the game file unchanged
 sha_short=$(sha ord-ks-short.game)
-expect_exit 64 ord event ord-ks-short.game formation unit=D8 formation=skk
-expect_line "$ERR" "^orderly: 'skk' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\)$"
 expect_exit 64 ord event ord-ks-short.game formation unit=D8 "formation=tæt skyttekæde"
 expect_line "$ERR" "^orderly: 'tæt skyttekæde' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\)$"
 expect_eq "$(sha ord-ks-short.game)" "$sha_short" "the game file after the refused words"
@@ -502,6 +500,22 @@ expect_line "$ERR" "^orderly: unit 'D3' formed tæt skyttekæde but its sheet or
 expect_exit 0 ord event ord-ks-short.game formation unit=D3 "formation=skyttekæde tæt" --override "ordered by word of mouth"
 expect_eq "$(args ord-ks-short.game D3 formation)" "unit=D3 formation=skyttekaede_taet " "the sheet's two words"
 expect_exit 0 ord audit ord-ks-short.game
+expect_in "$OUT" "clean"
+# a chain of no density is dense, as the sheet reads FORM skk (11: in
+# doubt, the densest formation): D3's sheet orders FORM skk, and the event
+# formation=skk carries it out, stored as the list writes it
+sed 's/^Slesvigske Jægerkorps:.*/Slesvigske Jægerkorps:       FORM skk/' "$KS/demo/turn1-danske.txt" >skk-danske.txt
+grep -q 'FORM skk$' skk-danske.txt || fail "the sheet did not change"
+expect_exit 0 ord new ord-ks-skk.game --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+expect_exit 0 ord submit ord-ks-skk.game --side danske skk-danske.txt
+expect_exit 0 ord submit ord-ks-skk.game --side allierede "$KS/demo/turn1-allierede.txt"
+expect_exit 0 ord seal ord-ks-skk.game
+for p in 1 2; do expect_exit 0 ord resolve ord-ks-skk.game; done
+expect_exit 0 ord event ord-ks-skk.game formation unit=D3 formation=skk
+expect_eq "$(args ord-ks-skk.game D3 formation)" "unit=D3 formation=skyttekaede_taet " "a chain of no density, dense"
+expect_exit 65 ord event ord-ks-skk.game formation unit=D8 formation=SKK
+expect_line "$ERR" "^orderly: unit 'D8' formed tæt skyttekæde but its sheet orders no 'FORM tæt skyttekæde' \\(4\\.3\\)$"
+expect_exit 0 ord audit ord-ks-skk.game
 expect_in "$OUT" "clean"
 expect_exit 0 ord resolve ord-ks.game --phase fredelige-flytninger
 expect_exit 0 ord audit ord-ks.game

@@ -58,10 +58,13 @@ sed -e '/id="D2"/,/\/>/s/formation="angrebskolonne"/formation="AK"/' \
 	-e '/id="D3"/,/\/>/s/formation="skyttekaede_tynd"/formation="Skyttekæde tynd"/' \
 	-e '/id="D7"/,/\/>/s/formation="marchkolonne"/formation="MARCHKOLONNE"/' \
 	-e '/id="D8"/,/\/>/s/formation="bataillonsmasse"/formation="bataljonsmasse"/' \
+	-e '/id="D4"/,/\/>/s/formation="skyttekaede_taet"/formation="skk"/' \
 	"$KS/scenario.xml" >ks-words.xml
-grep -q 'formation="AK"' ks-words.xml && grep -q 'formation="Skyttekæde tynd"' ks-words.xml || fail "the Krigsspil fixture did not change"
+grep -q 'formation="AK"' ks-words.xml && grep -q 'formation="Skyttekæde tynd"' ks-words.xml &&
+	grep -q 'formation="skk"' ks-words.xml || fail "the Krigsspil fixture did not change"
 expect_exit 0 ord new ks-words.orderly --scenario ks-words.xml --tables "$KS/map.xml"
-for u in D2:angrebskolonne D3:skyttekaede_tynd D7:marchkolonne D8:bataillonsmasse; do
+# (a chain of no density, skk, is dense: 11, in doubt the densest formation)
+for u in D2:angrebskolonne D3:skyttekaede_tynd D4:skyttekaede_taet D7:marchkolonne D8:bataillonsmasse; do
 	expect_eq "$(sql ks-words.orderly "SELECT attrs FROM unit WHERE uid = '${u%%:*}'" |
 		sed -n 's/^formation=//p')" "${u#*:}" "unit ${u%%:*}'s formation, as the list writes it"
 done
@@ -72,11 +75,11 @@ expect_exit 0 ord seal ks-words.orderly
 expect_exit 0 ord audit ks-words.orderly
 expect_in "$OUT" "clean"
 sed -e '/id="D2"/,/\/>/s/formation="angrebskolonne"/formation="angrebskolone"/' \
-	-e '/id="D7"/,/\/>/s/formation="marchkolonne"/formation="skk"/' \
+	-e '/id="D7"/,/\/>/s/formation="marchkolonne"/formation="tæt skk"/' \
 	"$KS/scenario.xml" >ks-bad-words.xml
 expect_exit 65 ord new ks-bad-words.orderly --scenario ks-bad-words.xml
 expect_line "$ERR" "^orderly: ks-bad-words.xml:31:44: unit 'D2': 'angrebskolone' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\): did you mean 'angrebskolonne'\\?$"
-expect_line "$ERR" "^ks-bad-words.xml:44:44: unit 'D7': 'skk' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\)$"
+expect_line "$ERR" "^ks-bad-words.xml:44:44: unit 'D7': 'tæt skk' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\)$"
 expect_no_game ks-bad-words.orderly
 # an attribute the unit does not give: at the unit's element, its line
 # and column (not the line alone)

@@ -784,14 +784,18 @@ START_TEST(test_calc_words_as_the_sheet)
 			 ORD_EUSAGE);
 	ck_assert_str_eq(ord_error_last(), "zone: 'KK' (expected I, II, III or K): did you mean 'K'?");
 	/* none when two are as near, nor for a word the sheet reads as
-	 * none of the list (skk: its density is the rules') */
+	 * none of the list (tæt skk: the sheet's density comes after) */
 	ck_assert_int_eq(run_calc(&a, "fire", "figurer=16 maal_figurer=20 zone=IV", D(4, 3, 4), 0),
 			 ORD_EUSAGE);
 	ck_assert_str_eq(ord_error_last(), "zone: 'IV' (expected I, II, III or K)");
-	ck_assert_int_eq(run_calc(&a, "move", "art=infanteri formation=skk afstand=10", NULL, 0, 0),
+	ck_assert_int_eq(run_calc(&a, "move", "art=infanteri formation=tæt_skk afstand=10", NULL, 0, 0),
 			 ORD_EUSAGE);
 	ck_assert_str_eq(ord_error_last(),
-			 "formation: unknown 'skk' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+			 "formation: unknown 'tæt_skk' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+	/* a chain of no density is dense, as the sheet's FORM skk (11) */
+	ck_assert_int_eq(ivalue("move", "art=infanteri formation=skk afstand=10", NULL, 0, "length"),
+			 ivalue("move", "art=infanteri formation=skyttekaede_taet afstand=10", NULL,
+				0, "length"));
 	ord_buf_release(&a);
 }
 END_TEST
@@ -6241,9 +6245,14 @@ START_TEST(test_event_words_as_the_sheets_words)
 	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=MA", "reaktion"), "modangreb");
 	/* the list's own words first: hob is no word of the sheet's */
 	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=hob", "formation"), "hob");
-	/* what the sheet reads as no word of the list: refused */
+	/* a chain or swarm of no density is dense, as the sheet's FORM skk
+	 * (11: in doubt, the densest formation) */
 	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=skk", "formation"),
-			 "'skk' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+			 "skyttekaede_taet");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=Skyttekæde", "formation"),
+			 "skyttekaede_taet");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=SV", "formation"), "svaerm_taet");
+	/* what the sheet reads as no word of the list: refused */
 	ck_assert_str_eq(read_arg_sep("formation", "unit=D1|formation=tæt skyttekæde", "|", "formation"),
 			 "'tæt skyttekæde' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
 	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=kardæsk", "formation"),

@@ -186,7 +186,13 @@ START_TEST(test_word_value)
 	ck_assert_str_eq(word_value("SKK TYND"), "skyttekaede_tynd");
 	ck_assert_str_eq(word_value("sv_taet"), "svaerm_taet");
 	ck_assert_str_eq(word_value("  sværm   tynd "), "svaerm_tynd");
-	ck_assert_str_eq(word_value("skk"), "skyttekaede");
+	/* an open order with no density is dense, as the sheet's FORM skk
+	 * is (11: in doubt, the densest formation), from the table */
+	ck_assert_str_eq(word_value("skk"), "skyttekaede_taet");
+	ck_assert_str_eq(word_value("Skyttekæde"), "skyttekaede_taet");
+	ck_assert_str_eq(word_value("SV"), "svaerm_taet");
+	ck_assert_str_eq(word_value("tæt skk"), "taet_skyttekaede_taet");
+	ck_assert_str_eq(word_value("kar"), "karre");
 	/* none of the sheet's: no value */
 	ck_assert_str_eq(word_value("firkant"), "-");
 	ck_assert_str_eq(word_value("kar firkant"), "-");

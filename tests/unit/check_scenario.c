@@ -783,11 +783,17 @@ START_TEST(test_attrs_words_as_the_sheet)
 
 	/* a word that is none: at its place, the nearest named */
 	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" formation=\"KARÉ\"/>\n"
-			       "<unit id=\"U2\" name=\"B\" side=\"a\" formation=\"skk\"/>\n");
+			       "<unit id=\"U2\" name=\"B\" side=\"a\" formation=\"tæt skk\"/>\n");
 	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, &words, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "t.xml:6:44: unit 'U1': 'KARÉ' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd): did you mean 'karre'?\n"
-			 "t.xml:7:44: unit 'U2': 'skk' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)");
+			 "t.xml:7:44: unit 'U2': 'tæt skk' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)");
+	ord_scenario_release(&sc);
+
+	/* a chain of no density is dense, as the sheet's FORM skk (11) */
+	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" formation=\"skk\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, &words, "t.xml"), 0);
+	ck_assert_str_eq(ord_kv_get(&sc.units[0].attrs, "formation"), "skyttekaede_taet");
 	ord_scenario_release(&sc);
 }
 END_TEST
