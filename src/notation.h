@@ -14,7 +14,7 @@
 /* The version this header describes; the oldest a core accepts.  As with
  * rulesets (ruleset.h), slots are only appended and the core checks
  * n->version >= N before calling a slot of version N. */
-#define ORD_NOTATION_VERSION 3
+#define ORD_NOTATION_VERSION 4
 #define ORD_NOTATION_VERSION_MIN 1
 #define ORD_NOTATION_HAS(n, v) ((n)->version >= (v))
 #define ORD_NOTATION_INIT .version = ORD_NOTATION_VERSION
@@ -119,6 +119,17 @@ struct ord_notation {
 	 * but word_key's. */
 	ord_word_value word_value;
 	/* version 3 ends here */
+
+	/* version 4 */
+	/* The spellings word_value reads, one word each (orderly.h,
+	 * ord_word_forms): every spelling of the notation's symbols and word
+	 * arguments, its short forms among them (ordre: "kar", "skk", "tt"),
+	 * as word_key writes them, apart by spaces, appended to out.  The
+	 * core's "did you mean" of a word that is none looks among those
+	 * word_value reads as a word of the key's list too ("kra": "did you
+	 * mean 'kar' (karre)?").  NULL: among the list's words only. */
+	ord_word_forms word_forms;
+	/* version 4 ends here */
 };
 
 /* Orderly's reading of a stored sheet: every order of bytes as nt parses

@@ -309,6 +309,9 @@ typedef void (*ord_word_key)(struct ord_buf *key, const unsigned char *s, const 
  * words, into out (reset first): 1, or 0 when it is no words of the sheet
  * (a notation's word_value, notation.h). */
 typedef int (*ord_word_value)(struct ord_buf *out, const char *written);
+/* Append the spellings a notation's word_value reads, one word each, apart
+ * by spaces, to out (a notation's word_forms, notation.h). */
+typedef void (*ord_word_forms)(struct ord_buf *out);
 /* The word of list whose key is written's (key NULL: written itself),
  * copied to out (reset first) as list writes it: 1, else 0. */
 int ord_words_keyed(struct ord_buf *out, const char *list, const char *written, ord_word_key key);
@@ -316,6 +319,13 @@ int ord_words_keyed(struct ord_buf *out, const char *list, const char *written, 
  * NULL: as written), naming the word as list writes it; nothing when two
  * words are as near (a guess), as a sheet's own hint does. */
 void ord_words_hint_key(struct ord_buf *out, const char *list, const char *written, ord_word_key key);
+/* ord_words_hint_key among list's words and the spellings of forms (a
+ * list) that value reads as a word of list: the nearest a spelling, it is
+ * named with that word ("kra": ": did you mean 'kar' (karre)?"); a word
+ * and its spelling as near, the word; nothing when the nearest name two
+ * words.  forms or value NULL: ord_words_hint_key. */
+void ord_words_hint_forms(struct ord_buf *out, const char *list, const char *written,
+			  ord_word_key key, const char *forms, ord_word_value value);
 
 /* Case-insensitive ASCII compare. */
 int ord_strcaseeq(const char *a, const char *b);

@@ -177,4 +177,5 @@ const struct ord_notation ord_notation_hieroglyph = {
 	/* format */ format,
 	/* word_key */ NULL, /* an event's words as its key spec writes them */
 	/* word_value */ NULL,
+	/* word_forms */ NULL,
 };

@@ -985,6 +985,25 @@ static int word_value(struct ord_buf *out, const char *written)
 	return ok && n > 0;
 }
 
+/* The notation's word_forms (notation.h): every spelling word_value
+ * reads, the symbols' and the word arguments' (their tables' folded
+ * keys: "kar", "karre", "skk", "tt", "kardaesk"), for the core's "did
+ * you mean" of a word that is none ("kra": 'kar' (karre)). */
+static void word_forms(struct ord_buf *out)
+{
+	size_t i, j;
+	int k;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(codes); i++)
+		for (j = 0; j < ORD_ARRAY_SIZE(codes[i].keys) && codes[i].keys[j]; j++)
+			ord_words_add(out, " ", codes[i].keys[j]);
+	for (k = K_AMMO; k < K_COUNT; k++)
+		for (i = 0; i < words[k].n; i++)
+			for (j = 0;
+			     j < ORD_ARRAY_SIZE(words[k].defs[i].keys) && words[k].defs[i].keys[j]; j++)
+				ord_words_add(out, " ", words[k].defs[i].keys[j]);
+}
+
 static int parse(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag)
 {
 	struct parser ps;
@@ -1011,4 +1030,5 @@ const struct ord_notation ord_notation_ordre = {
 	/* format */ format,
 	/* word_key */ fold,
 	/* word_value */ word_value,
+	/* word_forms */ word_forms,
 };

@@ -255,6 +255,7 @@ static const struct ord_notation tpl_notation = {
 	tpl_format,           /* format */
 	NULL,                 /* word_key (version 2): an event's words as written */
 	NULL,                 /* word_value (version 3): no words of the sheet's */
+	NULL,                 /* word_forms (version 4): none */
 };
 
 /* The entry point the core looks up after loading ord_notation_template.so

@@ -31,11 +31,12 @@ struct ord_keys_how {
 int ord_keys_check_at(struct ord_kv *out, const struct ord_key_spec *specs, int argc,
 		      char *const *argv, const unsigned *cols, struct ord_diag *diag);
 
-/* How the words of a ruleset's sheets are read: its notation's word_key
- * and word_value (notation.h), each NULL when it has none. */
+/* How the words of a ruleset's sheets are read: its notation's word_key,
+ * word_value and word_forms (notation.h), each NULL when it has none. */
 struct ord_words_how {
 	ord_word_key key;
 	ord_word_value value;
+	ord_word_forms forms; /* the spellings value reads, for the nearest */
 };
 
 /* The words_how of ruleset rs: its notation's, none when it has no
@@ -49,6 +50,13 @@ void ord_words_how_of(struct ord_words_how *out, const struct ord_ruleset *rs);
  * out (reset first) as the list writes it: 1, else 0. */
 int ord_key_word(struct ord_buf *out, const struct ord_key_spec *s, const char *value,
 		 const struct ord_words_how *w);
+
+/* ": did you mean ...?" for a word of list that is none, as w reads the
+ * sheets' words: the nearest of list's words and of the sheet's
+ * spellings of them (w->forms: "kra", "did you mean 'kar' (karre)?");
+ * ord_words_hint_forms. */
+void ord_words_hint_how(struct ord_buf *out, const char *list, const char *written,
+			const struct ord_words_how *w);
 
 /* ord_keys_check_at of an event's arguments: a word value (ORD_KEY_ENUM)
  * is read as the game's sheets read their words (ord_key_word; words

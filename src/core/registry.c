@@ -571,6 +571,7 @@ void ord_words_how_of(struct ord_words_how *out, const struct ord_ruleset *rs)
 
 	out->key = NULL;
 	out->value = NULL;
+	out->forms = NULL;
 	if (!rs || !rs->notation)
 		return;
 	if (ord_notation_find(&nt, rs->notation) != 0) {
@@ -581,6 +582,19 @@ void ord_words_how_of(struct ord_words_how *out, const struct ord_ruleset *rs)
 		out->key = nt->word_key;
 	if (ORD_NOTATION_HAS(nt, 3))
 		out->value = nt->word_value;
+	if (ORD_NOTATION_HAS(nt, 4))
+		out->forms = nt->word_forms;
+}
+
+void ord_words_hint_how(struct ord_buf *out, const char *list, const char *written,
+			const struct ord_words_how *w)
+{
+	struct ord_buf forms = ORD_BUF_INIT;
+
+	if (w->forms && w->value)
+		w->forms(&forms);
+	ord_words_hint_forms(out, list, written, w->key, forms.len ? forms.buf : NULL, w->value);
+	ord_buf_release(&forms);
 }
 
 /* The words spec s takes: an ORD_KEY_ENUM's list, an ORD_KEY_WORD's read
@@ -630,7 +644,7 @@ static void check_pair(struct ord_kv *out, const struct ord_key_spec *specs, con
 		} else {
 			bad_value(s, value, how, &why);
 			if (words && (list = key_list(s, how, &values)) != NULL)
-				ord_words_hint_key(&why, list, value, words->key);
+				ord_words_hint_how(&why, list, value, words);
 			ord_diag_add(diag, 0, 0, NULL, NULL, "%s", why.buf);
 		}
 	} else if (how && how->extra && how->extra(how->ud, key)) {

@@ -1438,7 +1438,7 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 				continue;
 			} else if (ord_key_check_value(s, it->value, &why)) {
 				if (words && s->type == ORD_KEY_ENUM && s->values)
-					ord_words_hint_key(&why, s->values, it->value, words->key);
+					ord_words_hint_how(&why, s->values, it->value, words);
 				col = ord_scenario_unit_col(u, it->key, 1, &line);
 				problem_at(&p, line, col, "unit '%s': %s", u->id, why.buf);
 			} else if (s->type == ORD_KEY_UNIT && !names_a_unit(sc, &units, it->value)) {

@@ -140,47 +140,109 @@ static void keyed(struct ord_buf *out, const char *w, size_t len, ord_word_key k
 	}
 }
 
-/* The one "did you mean": the word of list nearest to written, compared
- * by key (NULL: as written); with no_tie, none when another is as near. */
-static void hint(struct ord_buf *out, const char *list, const char *written, ord_word_key key, int no_tie)
+/* Is s valid UTF-8 (what a notation's word_value reads)? */
+static int utf8_ok(const char *s)
 {
-	struct ord_buf kw = ORD_BUF_INIT, kword = ORD_BUF_INIT;
-	const char *p = list, *w, *pick = NULL;
-	size_t pick_len = 0, max, best, wl;
-	int tie = 0;
+	const unsigned char *p = (const unsigned char *)s, *e = p + strlen(s);
+	uint32_t cp;
+	size_t n;
+
+	while (p < e && (n = ord_utf8_decode(p, e, &cp)) > 0)
+		p += n;
+	return p == e;
+}
+
+/* The nearest so far of hint's candidates. */
+struct near {
+	size_t max, best;    /* the reach; the nearest distance, max + 1: none */
+	const char *pick;    /* the spelling picked, or NULL */
+	size_t pick_len;     /* its length */
+	struct ord_buf word; /* the word of the list it names */
+	int tie;             /* a candidate as near names another word */
+};
+
+/* Candidate w..w+wl, a spelling of list's word (word, wordlen), against
+ * written's key kw. */
+static void near_add(struct near *n, const struct ord_buf *kw, const char *w, size_t wl,
+		     const char *word, size_t wordlen, ord_word_key key, struct ord_buf *kword)
+{
+	size_t d;
+
+	if (wl >= 72)
+		return;
+	keyed(kword, w, wl, key);
+	d = ord_edit_distance(kw->buf, kword->buf, n->max);
+	if (d < n->best) {
+		n->best = d;
+		n->pick = w;
+		n->pick_len = wl;
+		ord_buf_reset(&n->word);
+		ord_buf_add(&n->word, word, wordlen);
+		n->tie = 0;
+	} else if (d == n->best && d <= n->max &&
+		   (n->word.len != wordlen || memcmp(n->word.buf, word, wordlen))) {
+		/* as near a spelling of the same word is no other guess */
+		n->tie = 1;
+	}
+}
+
+/* The one "did you mean": the word of list nearest to written, compared
+ * by key (NULL: as written), or the spelling of forms value reads as a
+ * word of list (forms NULL: none) nearer than any, named with its word;
+ * with no_tie, none when another word is as near. */
+static void hint(struct ord_buf *out, const char *list, const char *written, ord_word_key key,
+		 int no_tie, const char *forms, ord_word_value value)
+{
+	struct ord_buf kw = ORD_BUF_INIT, kword = ORD_BUF_INIT, form = ORD_BUF_INIT, as = ORD_BUF_INIT;
+	struct near n = { 0, 0, NULL, 0, ORD_BUF_INIT, 0 };
+	const char *p = list, *w;
+	size_t wl;
 
 	keyed(&kw, written, strlen(written), key);
-	max = kw.len < 6 ? 1 : 2;
-	best = max + 1;
-	while ((w = ord_words_next(&p, &wl)) != NULL) {
-		size_t d;
-		if (wl >= 72)
-			continue;
-		keyed(&kword, w, wl, key);
-		d = ord_edit_distance(kw.buf, kword.buf, max);
-		if (d < best) {
-			best = d;
-			pick = w;
-			pick_len = wl;
-			tie = 0;
-		} else if (d == best && d <= max) {
-			tie = 1;
-		}
+	n.max = kw.len < 6 ? 1 : 2;
+	n.best = n.max + 1;
+	/* the list's words first: a spelling as near as its word is not
+	 * named for it */
+	while ((w = ord_words_next(&p, &wl)) != NULL)
+		near_add(&n, &kw, w, wl, w, wl, key, &kword);
+	/* a word of the sheet's of another meaning ("ST", support, for a
+	 * reaction) is no misspelt spelling of these */
+	if (value && forms && utf8_ok(written) && value(&as, written))
+		forms = NULL;
+	for (p = value ? forms : NULL; p && (w = ord_words_next(&p, &wl)) != NULL;) {
+		ord_buf_reset(&form);
+		ord_buf_add(&form, w, wl);
+		if (value(&as, form.buf) && ord_words_has(list, as.buf))
+			near_add(&n, &kw, w, wl, as.buf, as.len, key, &kword);
 	}
-	if (pick && best > 0 && !(no_tie && tie))
-		ord_buf_addf(out, ": did you mean '%.*s'?", (int)pick_len, pick);
+	if (n.pick && n.best > 0 && !(no_tie && n.tie)) {
+		if (n.word.len == n.pick_len && !memcmp(n.word.buf, n.pick, n.pick_len))
+			ord_buf_addf(out, ": did you mean '%.*s'?", (int)n.pick_len, n.pick);
+		else
+			ord_buf_addf(out, ": did you mean '%.*s' (%s)?", (int)n.pick_len, n.pick,
+				     n.word.buf);
+	}
 	ord_buf_release(&kw);
 	ord_buf_release(&kword);
+	ord_buf_release(&form);
+	ord_buf_release(&as);
+	ord_buf_release(&n.word);
 }
 
 void ord_words_hint(struct ord_buf *out, const char *list, const char *written)
 {
-	hint(out, list, written, NULL, 0);
+	hint(out, list, written, NULL, 0, NULL, NULL);
 }
 
 void ord_words_hint_key(struct ord_buf *out, const char *list, const char *written, ord_word_key key)
 {
-	hint(out, list, written, key, 1);
+	hint(out, list, written, key, 1, NULL, NULL);
+}
+
+void ord_words_hint_forms(struct ord_buf *out, const char *list, const char *written,
+			  ord_word_key key, const char *forms, ord_word_value value)
+{
+	hint(out, list, written, key, 1, forms, value);
 }
 
 int ord_words_keyed(struct ord_buf *out, const char *list, const char *written, ord_word_key key)

@@ -52,5 +52,7 @@ expect_exit 0 ord calc krigsspil move art=infanteri "formation=skyttekæde tynd"
 expect_eq "$OUT" "$want" "move in formation=\"skyttekæde tynd\""
 expect_exit 64 ord calc krigsspil move art=infanteri formation=karee afstand=10
 expect_line "$ERR" "^orderly: formation: unknown 'karee' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\): did you mean 'karre'\\?$"
+expect_exit 64 ord calc krigsspil move art=infanteri formation=kra afstand=10
+expect_line "$ERR" "^orderly: formation: unknown 'kra' \\(expected one of .*\\): did you mean 'kar' \\(karre\\)\\?$"
 expect_exit 64 ord calc krigsspil move art=infantri afstand=10
 expect_line "$ERR" "^orderly: art: unknown 'infantri' \\(expected one of .*\\): did you mean 'infanteri'\\?$"

@@ -488,6 +488,9 @@ expect_eq "$(args ord-ks.game D8 formation)" "unit=D8 formation=karre " "the she
 # writes them; what the sheet reads as no word of the list is refused as
 # any wrong word, the game file unchanged
 sha_short=$(sha ord-ks-short.game)
+# a misspelt short form: the nearest of the sheet's spellings, with its word
+expect_exit 64 ord event ord-ks-short.game formation unit=D8 formation=kra
+expect_line "$ERR" "^orderly: 'kra' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\): did you mean 'kar' \\(karre\\)\\?$"
 expect_exit 64 ord event ord-ks-short.game formation unit=D8 "formation=tæt skyttekæde"
 expect_line "$ERR" "^orderly: 'tæt skyttekæde' is not valid for 'formation' \\(expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd\\)$"
 expect_eq "$(sha ord-ks-short.game)" "$sha_short" "the game file after the refused words"

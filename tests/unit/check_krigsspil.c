@@ -780,6 +780,10 @@ START_TEST(test_calc_words_as_the_sheet)
 			 ORD_EUSAGE);
 	ck_assert_str_eq(ord_error_last(),
 			 "formation: unknown 'KARÉ' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'karre'?");
+	ck_assert_int_eq(run_calc(&a, "move", "art=infanteri formation=kra afstand=10", NULL, 0, 0),
+			 ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(),
+			 "formation: unknown 'kra' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'kar' (karre)?");
 	ck_assert_int_eq(run_calc(&a, "fire", "figurer=16 maal_figurer=20 zone=KK", D(4, 3, 4), 0),
 			 ORD_EUSAGE);
 	ck_assert_str_eq(ord_error_last(), "zone: 'KK' (expected I, II, III or K): did you mean 'K'?");
@@ -6260,8 +6264,21 @@ START_TEST(test_event_words_as_the_sheets_words)
 	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=ST", "reaktion"),
 			 "'ST' is not valid for 'reaktion' (expected one of forsvar modangreb "
 			 "tilbagetog)");
+	/* a misspelt short form: the nearest among the sheet's spellings
+	 * too (the notation's word_forms), named with its word */
 	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=kra", "formation"),
-			 "'kra' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
+			 "'kra' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'kar' (karre)?");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=SKJ", "formation"),
+			 "'SKJ' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'skk' (skyttekaede_taet)?");
+	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=TX", "reaktion"),
+			 "'TX' is not valid for 'reaktion' (expected one of forsvar modangreb tilbagetog): did you mean 'tt' (tilbagetog)?");
+	ck_assert_str_eq(read_arg("artilleri", "unit=A1 maal=L1 ammo=kardesk", "ammo"),
+			 "'kardesk' is not valid for 'ammo' (expected one of SF SG SK SS): did you mean 'kardaesk' (SK)?");
+	/* as near as its word, the word; two words as near, none (ak, mk) */
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=karr", "formation"),
+			 "'karr' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd): did you mean 'karre'?");
+	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=xk", "formation"),
+			 "'xk' is not valid for 'formation' (expected one of linie angrebskolonne marchkolonne karre bataillonsmasse hob soutien skyttekaede_taet skyttekaede_tynd svaerm_taet svaerm_tynd)");
 }
 END_TEST
 

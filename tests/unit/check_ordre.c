@@ -203,6 +203,40 @@ START_TEST(test_word_value)
 	/* the hieroglyph's words are none */
 	ck_assert_int_eq(ord_notation_find(&n, "hieroglyph"), 0);
 	ck_assert_ptr_null(n->word_value);
+	ck_assert_ptr_null(n->word_forms);
+}
+END_TEST
+
+/* The spellings word_value reads (word_forms), each one word as the
+ * tables write it, for the core's "did you mean": the short forms, the
+ * long ones and the symbols' too; each read by word_value */
+START_TEST(test_word_forms)
+{
+	struct ord_buf forms = ORD_BUF_INIT, v = ORD_BUF_INIT;
+	const char *p, *w;
+	size_t len;
+
+	ck_assert(ORD_NOTATION_HAS(&ord_notation_ordre, 4));
+	ck_assert_ptr_nonnull(ord_notation_ordre.word_forms);
+	ord_notation_ordre.word_forms(&forms);
+	ck_assert(ord_words_has(forms.buf, "kar"));
+	ck_assert(ord_words_has(forms.buf, "karre"));
+	ck_assert(ord_words_has(forms.buf, "skk"));
+	ck_assert(ord_words_has(forms.buf, "sv"));
+	ck_assert(ord_words_has(forms.buf, "kardaesk"));
+	ck_assert(ord_words_has(forms.buf, "tt"));
+	ck_assert(ord_words_has(forms.buf, "retraete"));
+	ck_assert(!ord_words_has(forms.buf, "hob"));
+	for (p = forms.buf; (w = ord_words_next(&p, &len)) != NULL;) {
+		char word[64];
+
+		ck_assert_uint_lt(len, sizeof(word));
+		memcpy(word, w, len);
+		word[len] = 0;
+		ck_assert_msg(ord_notation_ordre.word_value(&v, word), "%s", word);
+	}
+	ord_buf_release(&forms);
+	ord_buf_release(&v);
 }
 END_TEST
 
@@ -1301,6 +1335,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_registered);
 	tcase_add_test(tc, test_word_key);
 	tcase_add_test(tc, test_word_value);
+	tcase_add_test(tc, test_word_forms);
 	tcase_add_test(tc, test_bom_inside_line);
 	tcase_add_test(tc, test_empty_sheets);
 	tcase_add_loop_test(tc, test_symbols, 0, ORD_ARRAY_SIZE(symbol_cases));

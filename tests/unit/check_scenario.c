@@ -743,8 +743,8 @@ START_TEST(test_attrs_words_as_the_sheet)
 		{ "ammo", ORD_KEY_ENUM, 0, "SF|SK", 0, 0, NULL, "ammunition" },
 		{ 0 },
 	};
-	const struct ord_words_how words = { ord_notation_ordre.word_key,
-					     ord_notation_ordre.word_value };
+	const struct ord_words_how words = { ord_notation_ordre.word_key, ord_notation_ordre.word_value,
+					     ord_notation_ordre.word_forms };
 	const char *body = HEAD
 		"<unit id=\"U1\" name=\"A\" side=\"a\" formation=\"KARRÉ\"/>\n"
 		"<unit id=\"U2\" name=\"B\" side=\"a\" formation=\"kar\" ammo=\"kardæsk\"/>\n"
@@ -783,11 +783,13 @@ START_TEST(test_attrs_words_as_the_sheet)
 
 	/* a word that is none: at its place, the nearest named */
 	load_body_ok(&sc, HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" formation=\"KARÉ\"/>\n"
-			       "<unit id=\"U2\" name=\"B\" side=\"a\" formation=\"tæt skk\"/>\n");
+			       "<unit id=\"U2\" name=\"B\" side=\"a\" formation=\"tæt skk\"/>\n"
+			       "<unit id=\"U3\" name=\"C\" side=\"a\" formation=\"kra\"/>\n");
 	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, &words, "t.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
 			 "t.xml:6:44: unit 'U1': 'KARÉ' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd): did you mean 'karre'?\n"
-			 "t.xml:7:44: unit 'U2': 'tæt skk' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)");
+			 "t.xml:7:44: unit 'U2': 'tæt skk' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd)\n"
+			 "t.xml:8:44: unit 'U3': 'kra' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd): did you mean 'kar' (karre)?");
 	ord_scenario_release(&sc);
 
 	/* a chain of no density is dense, as the sheet's FORM skk (11) */

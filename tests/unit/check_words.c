@@ -180,6 +180,72 @@ START_TEST(words_by_key)
 }
 END_TEST
 
+/* A notation's reading of its spellings, for the test: short forms of
+ * a few words, "sk" of none of the list's. */
+static int short_value(struct ord_buf *out, const char *w)
+{
+	static const char *const v[][2] = { { "kar", "karre" },
+					    { "ak", "angrebskolonne" },
+					    { "mk", "marchkolonne" },
+					    { "sk", "SK" } };
+	size_t i;
+
+	ord_buf_reset(out);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!strcmp(v[i][0], w)) {
+			ord_buf_adds(out, v[i][1]);
+			return 1;
+		}
+	return 0;
+}
+
+/* The nearest among the list's words and the sheet's spellings of them:
+ * a spelling named with its word, a word before its spelling as near, a
+ * spelling of no word of the list never, none when two words are as near */
+START_TEST(hint_among_forms)
+{
+	const char *list = "linie angrebskolonne marchkolonne karre", *forms = "kar ak mk sk";
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_words_hint_forms(&b, list, "kra", lower_key, forms, short_value);
+	ck_assert_str_eq(b.buf, ": did you mean 'kar' (karre)?");
+	ord_buf_reset(&b);
+	ord_words_hint_forms(&b, list, "KRA", lower_key, forms, short_value);
+	ck_assert_str_eq(b.buf, ": did you mean 'kar' (karre)?");
+	ord_buf_reset(&b);
+	ord_words_hint_forms(&b, list, "karee", lower_key, forms, short_value);
+	ck_assert_str_eq(b.buf, ": did you mean 'karre'?");
+	ord_buf_reset(&b);
+	ord_words_hint_forms(&b, list, "karr", lower_key, forms, short_value); /* karre, kar */
+	ck_assert_str_eq(b.buf, ": did you mean 'karre'?");
+	ord_buf_reset(&b);
+	ord_words_hint_forms(&b, list, "xk", lower_key, forms, short_value); /* ak, mk */
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_forms(&b, list, "sj", lower_key, forms, short_value); /* sk: SK */
+	ck_assert_uint_eq(b.len, 0);
+	/* a spelling of the sheet's of no word of the list: none of them */
+	ord_words_hint_forms(&b, list, "sk", lower_key, forms, short_value); /* ak, mk */
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_forms(&b, "linie karre", "sk", lower_key, "kar ak sk", short_value);
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_forms(&b, "linie karre", "sx", lower_key, "kar ak sk", short_value);
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_forms(&b, "linie angrebskolonne", "sk", lower_key, "kar ak sk", short_value);
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_forms(&b, "linie angrebskolonne", "bk", lower_key, "kar ak sk", short_value);
+	ck_assert_str_eq(b.buf, ": did you mean 'ak' (angrebskolonne)?");
+	ord_buf_reset(&b);
+	/* no forms, or no reading of them: the list's words alone */
+	ord_words_hint_forms(&b, list, "kra", lower_key, NULL, short_value);
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_forms(&b, list, "kra", lower_key, forms, NULL);
+	ck_assert_uint_eq(b.len, 0);
+	ord_words_hint_key(&b, list, "kra", lower_key);
+	ck_assert_uint_eq(b.len, 0);
+	ord_buf_release(&b);
+}
+END_TEST
+
 /* Free text shown on a terminal: what a terminal acts on is escaped, the
  * rest (accents, arrows, ¼) kept; a word quoted back is cut. */
 START_TEST(text_shown_escaped)
@@ -231,6 +297,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, addf_about_its_room);
 	tcase_add_test(t, hint_nearest_word);
 	tcase_add_test(t, words_by_key);
+	tcase_add_test(t, hint_among_forms);
 	tcase_add_test(t, text_shown_escaped);
 	suite_add_tcase(s, t);
 	return s;

@@ -23,6 +23,7 @@ static const struct ord_notation old_notation = {
 	old_format,                   /* format */
 	NULL,                         /* word_key */
 	NULL,                         /* word_value */
+	NULL,                         /* word_forms */
 };
 
 const struct ord_notation *ord_notation_old_init(unsigned int host_version);
