@@ -317,6 +317,17 @@ int ord_text_fraction(const char *text)
 	return 0;
 }
 
+const char *ord_text_fraction_ascii(int q)
+{
+	size_t i;
+
+	/* the table's ASCII spellings come first */
+	for (i = 0; i < ORD_ARRAY_SIZE(fractions); i++)
+		if (fractions[i].quarters == q)
+			return fractions[i].text;
+	return NULL;
+}
+
 int ord_text_numeric(uint32_t cp)
 {
 	return (cp >= '0' && cp <= '9') || (cp >= 0xBC && cp <= 0xBE) ||

@@ -144,6 +144,9 @@ void ord_text_emit_dir(struct ord_text *t, int deg, unsigned col, unsigned group
 /* The quarters (1..4) of a fraction as a player may write it (1/4 ... 1,
  * 4/4, ¼ ½ ¾), or 0. */
 int ord_text_fraction(const char *text);
+/* The first spelling of quarters q (1..4) in that table, in ASCII ("1/2",
+ * "1"), as a key's list of fractions writes it; NULL for another q. */
+const char *ord_text_fraction_ascii(int q);
 /* Does a token starting with cp look like a number (a digit, ¼ ½ ¾ or
  * another vulgar fraction)? */
 int ord_text_numeric(uint32_t cp);

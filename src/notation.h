@@ -110,8 +110,9 @@ struct ord_notation {
 	 * given as parse gives its token's value ("karre", "skyttekaede",
 	 * "tilbagetog", "SK"), the words' values joined by '_' ("skyttekæde
 	 * tæt": "skyttekaede_taet"; with what the sheet means by an
-	 * argument not written: "skk", a dense chain, "skyttekaede_taet"),
-	 * into out (reset first): 1; 0 when a
+	 * argument not written: "skk", a dense chain, "skyttekaede_taet"; a
+	 * fraction of the turn alone in ASCII: "½", "1/2"), into out (reset
+	 * first): 1; 0 when a
 	 * word is none of the sheet's.  The core takes a word value of an
 	 * event, of a scenario's unit and of the ruleset's calculator so too
 	 * when the value it gives is one of the key's list, and keeps that.

@@ -940,9 +940,11 @@ static const char *density_unstated(void)
  * value), the values joined by '_': "kar" karre, "skyttekæde tæt"
  * skyttekaede_taet, "TT" tilbagetog, "kardæsk" SK.  An open order with no
  * density after it is given the one the sheet means by none (F_DENSE:
- * "skk" skyttekaede_taet, as FORM skk is a dense chain).  The same tables
- * as the sheet's, no copy; written is valid UTF-8 (the core's word_key
- * reads no other either).
+ * "skk" skyttekaede_taet, as FORM skk is a dense chain).  A fraction of
+ * the turn written alone is given as the text driver's first spelling of
+ * it, in ASCII ("½" 1/2, "4/4" 1: an event's tid=).  The same tables as
+ * the sheet's, no copy; written is valid UTF-8 (the core's word_key reads
+ * no other either).
  */
 static int word_value(struct ord_buf *out, const char *written)
 {
@@ -967,6 +969,11 @@ static int word_value(struct ord_buf *out, const char *written)
 			value = d->code;
 		} else if ((i = find_word(key.buf, &k)) >= 0) {
 			value = words[k].defs[i].value;
+		} else if (!n && !e[strspn((const char *)e, " _")] &&
+			   (value = ord_text_fraction_ascii(ord_text_fraction(key.buf))) != NULL) {
+			/* a fraction of the turn alone, as the sheet reads
+			 * one ("½", "4/4"), in ASCII as an event's list of
+			 * quarters writes it ("1/2", "1") */
 		} else {
 			ok = 0;
 			break;

@@ -520,6 +520,12 @@ expect_exit 65 ord event ord-ks-skk.game formation unit=D8 formation=SKK
 expect_line "$ERR" "^orderly: unit 'D8' formed tæt skyttekæde but its sheet orders no 'FORM tæt skyttekæde' \\(4\\.3\\)$"
 expect_exit 0 ord audit ord-ks-skk.game
 expect_in "$OUT" "clean"
+# the share of the turn a unit moved as the sheet writes its fraction
+# (D3's M ↑ ½), stored as the list writes it; 1½ is no share of a turn
+expect_exit 64 ord event ord-ks.game flyt unit=D3 x=90 y=68 tid=1½
+expect_line "$ERR" "^orderly: '1½' is not valid for 'tid' \\(expected one of 1/4 1/2 3/4 1\\)$"
+expect_exit 0 ord event ord-ks.game flyt unit=D3 x=90 y=68 tid=½
+expect_eq "$(args ord-ks.game D3 flyt)" "unit=D3 x=90 y=68 tid=1/2 stormmarch=no loeb=no retraete=no maade=vending vej=no drej_cm=0 " "tid=½, stored as the list writes it"
 expect_exit 0 ord resolve ord-ks.game --phase fredelige-flytninger
 expect_exit 0 ord audit ord-ks.game
 expect_in "$OUT" "clean"

@@ -760,6 +760,16 @@ START_TEST(test_calc_words_as_the_sheet)
 	ck_assert_int_eq(ivalue("move", "art=infanteri formation=SKK_TYND afstand=10", NULL, 0, "length"),
 			 ivalue("move", "art=infanteri formation=skyttekaede_tynd afstand=10", NULL,
 				0, "length"));
+	/* the share of the turn as the sheet writes a fraction */
+	ck_assert_int_eq(run_calc(&a, "move", "art=infanteri afstand=10 tid=½", NULL, 0, 0), 0);
+	ck_assert_int_eq(run_calc(&b, "move", "art=infanteri afstand=10 tid=1/2", NULL, 0, 0), 0);
+	ck_assert_str_eq(a.buf, b.buf);
+	ck_assert_ptr_nonnull(strstr(a.buf, "time 0.5,"));
+	ck_assert_int_eq(run_calc(&a, "move", "art=infanteri afstand=10 tid=1½", NULL, 0, 0),
+			 ORD_EUSAGE);
+	ck_assert_str_eq(ord_error_last(), "tid: '1½' (expected 1/4, 1/2, 3/4 or 1)");
+	ord_buf_reset(&a);
+	ord_buf_reset(&b);
 	/* the same answer, word for word */
 	ck_assert_int_eq(run_calc(&a, "artillery",
 				  "kanoner=6 ammo=kardæsk zone=i maal_figurer=20 lang=en",
@@ -6264,6 +6274,17 @@ START_TEST(test_event_words_as_the_sheets_words)
 	ck_assert_str_eq(read_arg("reaktion", "unit=L1 reaktion=ST", "reaktion"),
 			 "'ST' is not valid for 'reaktion' (expected one of forsvar modangreb "
 			 "tilbagetog)");
+	/* the share of the turn a unit moved, as the sheet writes its
+	 * fraction (½, ¼, ¾, 4/4), stored as the list writes it; no other
+	 * number: a share of one turn, in quarters */
+	ck_assert_str_eq(read_arg("flyt", "unit=D3 x=90 y=68 tid=½", "tid"), "1/2");
+	ck_assert_str_eq(read_arg("flyt", "unit=D3 x=90 y=68 tid=¼", "tid"), "1/4");
+	ck_assert_str_eq(read_arg("flyt", "unit=D3 x=90 y=68 tid=¾", "tid"), "3/4");
+	ck_assert_str_eq(read_arg("flyt", "unit=D3 x=90 y=68 tid=4/4", "tid"), "1");
+	ck_assert_str_eq(read_arg("flyt", "unit=D3 x=90 y=68 tid=1½", "tid"),
+			 "'1½' is not valid for 'tid' (expected one of 1/4 1/2 3/4 1)");
+	ck_assert_str_eq(read_arg("flyt", "unit=D3 x=90 y=68 tid=0.5", "tid"),
+			 "'0.5' is not valid for 'tid' (expected one of 1/4 1/2 3/4 1)");
 	/* a misspelt short form: the nearest among the sheet's spellings
 	 * too (the notation's word_forms), named with its word */
 	ck_assert_str_eq(read_arg("formation", "unit=D1 formation=kra", "formation"),

@@ -199,7 +199,19 @@ START_TEST(test_word_value)
 	ck_assert_str_eq(word_value(""), "-");
 	ck_assert_str_eq(word_value(" _ "), "-");
 	ck_assert_str_eq(word_value("hob"), "-");
-	ck_assert_str_eq(word_value("½"), "-");
+	/* a fraction of the turn alone, as the sheet reads one, in ASCII;
+	 * no other number */
+	ck_assert_str_eq(word_value("½"), "1/2");
+	ck_assert_str_eq(word_value("¼"), "1/4");
+	ck_assert_str_eq(word_value(" ¾ "), "3/4");
+	ck_assert_str_eq(word_value("1/2"), "1/2");
+	ck_assert_str_eq(word_value("4/4"), "1");
+	ck_assert_str_eq(word_value("1"), "1");
+	ck_assert_str_eq(word_value("1½"), "-");
+	ck_assert_str_eq(word_value("0.5"), "-");
+	ck_assert_str_eq(word_value("2/4"), "-");
+	ck_assert_str_eq(word_value("kar ½"), "-");
+	ck_assert_str_eq(word_value("½ kar"), "-");
 	/* the hieroglyph's words are none */
 	ck_assert_int_eq(ord_notation_find(&n, "hieroglyph"), 0);
 	ck_assert_ptr_null(n->word_value);
