@@ -24,6 +24,9 @@ struct referee {
 	struct web_req *r;
 	const char *name;
 	const struct ord_ruleset *rs;
+	/* the language the page's event forms are read in: one of the
+	 * ruleset's, chosen (page_lang), or NULL: the ruleset's first */
+	const char *lang;
 	/* what the POST did */
 	const char *action;
 	const char *kind; /* the event kind tried */
@@ -240,6 +243,17 @@ static const struct ord_key_spec *target_key(const struct ord_event_kind *ek)
 	return n == 1 ? other : NULL;
 }
 
+/* The page's language chosen (NULL: none), carried by a form, so that
+ * the page its POST gives stays in it. */
+static void lang_field(struct ord_buf *b, const char *lang)
+{
+	if (!lang)
+		return;
+	ord_buf_adds(b, "<input type=\"hidden\" name=\"lang\" value=\"");
+	web_esc(b, lang);
+	ord_buf_adds(b, "\">");
+}
+
 /* A kind's form, folded unless the referee is at it: the form just posted
  * stays open (an event recorded: empty again for the next unit; refused:
  * with what was typed and why), as does the one a pending order's Record
@@ -269,7 +283,7 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 	kind_anchor(b, ek->name);
 	ord_buf_adds(b, open ? "\" open><summary>" : "\"><summary>");
 	web_esc(b, ek->name);
-	if ((help = f->rs ? ord_event_help(f->rs, NULL, ek, NULL) : ek->help) && *help) {
+	if ((help = f->rs ? ord_event_help(f->rs, f->lang, ek, NULL) : ek->help) && *help) {
 		ord_buf_adds(b, " <span class=\"muted\">");
 		web_esc(b, help);
 		ord_buf_adds(b, "</span>");
@@ -300,6 +314,7 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 			"<input type=\"hidden\" name=\"kind\" value=\"");
 	web_esc(b, ek->name);
 	ord_buf_adds(b, "\">");
+	lang_field(b, f->lang);
 	at_fields(b, st);
 	ord_buf_adds(b, "<div class=\"fields\">");
 	for (k = ek->keys; k && k->name; k++) {
@@ -315,8 +330,8 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 			v = unit;
 		else if (k == tk && target && *target)
 			v = target;
-		key_input(b, ek->name, k, f->rs ? ord_event_help(f->rs, NULL, ek, k) : k->help, v,
-			  f->unit_list, focus && !(v && *v));
+		key_input(b, ek->name, k, f->rs ? ord_event_help(f->rs, f->lang, ek, k) : k->help,
+			  v, f->unit_list, focus && !(v && *v));
 		if (focus && !(v && *v))
 			focus = 0;
 		ord_buf_release(&fname);
@@ -337,7 +352,9 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 	ord_buf_release(&to);
 }
 
-static void lang_select(struct ord_buf *b, const struct ord_ruleset *rs)
+/* The Resolve's "Results in": the ruleset's languages, the page's (lang,
+ * NULL: the first) chosen, so that the page after it stays in it. */
+static void lang_select(struct ord_buf *b, const struct ord_ruleset *rs, const char *lang)
 {
 	size_t i;
 
@@ -345,7 +362,8 @@ static void lang_select(struct ord_buf *b, const struct ord_ruleset *rs)
 		return;
 	ord_buf_adds(b, "<label class=\"inline\">Results in <select name=\"lang\">");
 	for (i = 0; rs->languages[i]; i++) {
-		ord_buf_adds(b, "<option>");
+		ord_buf_adds(b, lang && !strcmp(lang, rs->languages[i]) ? "<option selected>"
+									: "<option>");
 		web_esc(b, rs->languages[i]);
 		ord_buf_adds(b, "</option>");
 	}
@@ -538,7 +556,8 @@ static void suggested_keys(struct ord_buf *out, const struct ord_event_kind *ek,
  * NEEDSWORK: the kind is read from the message's words; the report's
  * <pending> should carry it (the module's order_events names it). */
 static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
-			const char *url, const char *unit, const char *what, const struct order_at *at)
+			const char *url, const char *lang, const char *unit, const char *what,
+			const struct order_at *at)
 {
 	const struct ord_event_kind *ek, *match = NULL;
 	struct ord_buf no = ORD_BUF_INIT;
@@ -568,6 +587,11 @@ static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, cons
 		free(target);
 	}
 	suggested_keys(list, match, what);
+	if (lang) {
+		/* the form it opens in the page's language */
+		ord_buf_adds(list, "&amp;lang=");
+		web_url(list, lang);
+	}
 	ord_buf_addch(list, '#');
 	kind_anchor(list, match->name);
 	ord_buf_adds(list, "\">Record ");
@@ -578,10 +602,11 @@ static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, cons
 /* The sheets' orders no event carries out so far (the report's <pending>):
  * what is still to record (of this phase or a later one), or was left out.
  * The first PENDING_MAX of them as <li> items into list (the referee's
- * report has them all), each with its Record link when url is not NULL;
- * returns how many there are. */
+ * report has them all), each with its Record link when url is not NULL
+ * (to the page in lang, NULL: the ruleset's first); returns how many
+ * there are. */
 static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ruleset *rs,
-			const char *phase, const char *url, ord_game *g)
+			const char *phase, const char *url, const char *lang, ord_game *g)
 {
 	struct order_at at = { g, doc, NULL, NULL };
 	xmlNodePtr n;
@@ -610,7 +635,7 @@ static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ru
 			xmlChar *line = xmlGetProp(n, BAD_CAST "line");
 
 			at.line = (const char *)line;
-			record_link(list, rs, phase, url, unit ? (const char *)unit : "",
+			record_link(list, rs, phase, url, lang, unit ? (const char *)unit : "",
 				    what ? (const char *)what : "", &at);
 			xmlFree(line);
 		}
@@ -661,6 +686,7 @@ static int recorded_list(struct referee *f, xmlDocPtr doc, const struct ord_game
 			if (url) {
 				web_form_start(r, url, "void-form");
 				at_fields(b, st);
+				lang_field(b, f->lang);
 				ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"void\">"
 						"<input type=\"hidden\" name=\"seq\" value=\"");
 				web_esc(b, (const char *)seq);
@@ -695,7 +721,7 @@ static void events_list(struct referee *f, ord_game *g, const struct ord_buf *xm
 		return;
 	recorded_list(f, doc, st, url);
 	/* open when it is short enough to read before Resolve */
-	if ((any = pending_list(doc, &list, f->rs, st->phase, url, g)) != 0)
+	if ((any = pending_list(doc, &list, f->rs, st->phase, url, f->lang, g)) != 0)
 		ord_buf_addf(&f->r->body,
 			     "<details class=\"pending\"%s><summary>Ordered, not carried out by an "
 			     "event so far (%d)</summary><ul class=\"pending\">%s</ul></details>\n",
@@ -812,7 +838,7 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 				"final. This cannot be undone.</p>");
 		if (doc && !recorded_list(f, doc, st, NULL))
 			ord_buf_adds(b, "<p class=\"muted\">No event is recorded in this phase.</p>");
-		if (doc && (n = pending_list(doc, &list, NULL, st->phase, NULL, NULL)) != 0)
+		if (doc && (n = pending_list(doc, &list, NULL, st->phase, NULL, NULL, NULL)) != 0)
 			ord_buf_addf(b,
 				     "<h3>Ordered, not carried out by an event so far (%d)</h3><p "
 				     "class=\"muted\">Of this phase or a later one: record what was "
@@ -1046,6 +1072,51 @@ static void past_form(struct referee *f, const struct ord_game_status *st, const
 	ord_buf_release(&stamp);
 }
 
+/* The languages the event forms' help is written in, when the ruleset
+ * writes more than one: a link to the page in each, the one it is read
+ * in not a link (as the reports' languages are offered). */
+static void help_langs(struct ord_buf *b, const struct referee *f, const char *url)
+{
+	const char *now = f->rs ? ord_ruleset_language(f->rs, f->lang) : NULL;
+	size_t i;
+
+	if (!now || !f->rs->languages || !f->rs->languages[0] || !f->rs->languages[1])
+		return;
+	ord_buf_adds(b, "<p class=\"muted langs\">What the forms say, in:");
+	for (i = 0; f->rs->languages[i]; i++) {
+		const char *l = f->rs->languages[i];
+
+		if (!strcmp(l, now)) {
+			ord_buf_adds(b, " <b>");
+			web_esc(b, l);
+			ord_buf_adds(b, "</b>");
+			continue;
+		}
+		ord_buf_adds(b, " <a href=\"");
+		web_esc(b, url);
+		ord_buf_adds(b, "?lang=");
+		web_url(b, l);
+		ord_buf_adds(b, "#record\" hreflang=\"");
+		web_esc(b, l);
+		ord_buf_adds(b, "\">");
+		web_esc(b, l);
+		ord_buf_adds(b, "</a>");
+	}
+	ord_buf_adds(b, "</p>\n");
+}
+
+/* The language the page is read in: the one posted (the Resolve's
+ * "Results in", or a form's that carries the page's), else ?lang= (its
+ * links), when the ruleset writes it ("all", another: NULL, its first). */
+static const char *page_lang(struct web_req *r, const struct ord_ruleset *rs)
+{
+	const char *l = web_field(r, "lang");
+
+	if (!l || !*l)
+		l = web_arg(r, "lang");
+	return rs && l && *l ? ord_ruleset_language(rs, l) : NULL;
+}
+
 static int referee_fill(void *ud, ord_game *g)
 {
 	struct referee *f = ud;
@@ -1164,6 +1235,7 @@ static int referee_fill(void *ud, ord_game *g)
 			     st.phases_resolved + 1, st.nphases);
 		web_esc(b, st.phase);
 		ord_buf_adds(b, "</h2><h3 id=\"record\">Record what you measured</h3>\n");
+		help_langs(b, f, url.buf);
 		if (phase_names_units(f->rs, st.phase))
 			units_datalist(f, g);
 
@@ -1180,7 +1252,7 @@ static int referee_fill(void *ud, ord_game *g)
 		ord_buf_adds(b, "<h3>Resolve the phase</h3>");
 		web_form_start(r, url.buf, "resolve");
 		ord_buf_adds(b, "<input type=\"hidden\" name=\"action\" value=\"resolve\">");
-		lang_select(b, f->rs);
+		lang_select(b, f->rs, f->lang);
 		if (st.fixed_dice)
 			ord_buf_adds(b, "<label class=\"inline\">Dice (a test game) <input "
 					"name=\"dice\" placeholder=\"3,5,1\" autocomplete=\"off\">"
@@ -1613,6 +1685,7 @@ void web_page_referee(struct web_req *r, const char *name)
 	if (ord_game_status(g, &st) == 0 && ord_ruleset_find(&f.rs, st.ruleset) != 0)
 		f.rs = NULL;
 	ord_error_clear();
+	f.lang = page_lang(r, f.rs);
 	if (!strcmp(r->method, "POST")) {
 		size_t i;
 

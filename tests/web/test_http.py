@@ -1017,6 +1017,36 @@ def run_checks(base, qb, ks, games):
        "the unit that cannot reorganise this turn" not in body,
        "the krigsspil event forms' help in Danish: %s" %
        re.findall(r'<label for="ev-forstyrret-unit">.*?</label>', body))
+    # ... or in the page's language chosen: its links (?lang=en) or the
+    # Resolve's "Results in" posted; every form carries it on, so that the
+    # page a form's POST gives stays in it; one the ruleset does not
+    # write is its first
+    en_help = ('<span class="muted">a unit is disturbed and does not reorganise</span>',
+               '<span class="key">unit</span> <span class="req">required</span><span class="hint">'
+               'the unit that cannot reorganise this turn</span></label>')
+    da_hint = "enheden der ikke kan reorganisere i dette træk"
+    ok('<p class="muted langs">What the forms say, in: <b>da</b> <a href="/g/ks/referee?lang=en#record" '
+       'hreflang="en">en</a></p>' in body and 'name="lang" value=' not in body,
+       "the page offers the forms' help in English: %s" % re.findall(r'<p class="muted langs">.*?</p>', body))
+    st, _, en = kr.get("/g/ks/referee?lang=en")
+    ok(st == 200 and all(x in en for x in en_help) and da_hint not in en and
+       '<p class="muted langs">What the forms say, in: <a href="/g/ks/referee?lang=da#record" '
+       'hreflang="da">da</a> <b>en</b></p>' in en and
+       (hidden_fields(en, "event-form") or {}).get("lang") == "en" and
+       "<option selected>en</option>" in en,
+       "?lang=en: the event forms' help in English, carried by the forms: %s" %
+       re.findall(r'<label for="ev-forstyrret-unit">.*?</label>', en))
+    form = dict(hidden_fields(en, "event-form") or {}, k_unit="Z9")
+    st, _, again = kr.post("/g/ks/referee", form)
+    ok(st in (409, 422) and "Not recorded" in again and all(x in again for x in en_help) and
+       da_hint not in again,
+       "an event posted from the English page is refused on a page in English (%d): %s" %
+       (st, re.findall(r'<label for="ev-forstyrret-unit">.*?</label>', again)))
+    for lang in ("fr", "all"):
+        st, _, other = kr.get("/g/ks/referee?lang=" + lang)
+        ok(st == 200 and da_hint in other and en_help[1] not in other and
+           'name="lang" value=' not in other,
+           "?lang=%s, which the ruleset does not write: its first, Danish" % lang)
     ok("ordered to move (&#39;march&#39;)" in body and 'class="button record"' not in body,
        "an order whose message names no event kind of this phase gets no Record button")
     # the same march order in the phase of moves: its message names the
