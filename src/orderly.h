@@ -203,6 +203,19 @@ void ord_diag_item_addf(struct ord_diag_item *it, const char *fmt, ...)
  * Write it where "the event of line 3" reads too ("(event #4)", "the
  * melee of event #4"), with no article before it. */
 void ord_diag_item_event(struct ord_diag_item *it, unsigned seq);
+/* Add a problem whose message names an earlier event of the turn in
+ * parentheses after it: "MSG (event #SEQ)", the event noted in refs as
+ * ord_diag_item_event notes it ("unit 'R1' already moved this turn (event
+ * #4)").  fmt writes MSG, with no " (" of its own.  Returns what
+ * ord_diag_add returns: more may be appended with ord_diag_item_addf
+ * ("(event #4): a gun takes the turn to unlimber"). */
+struct ord_diag_item *ord_diag_add_citing(struct ord_diag *d, unsigned line, unsigned col,
+					  const char *unit, const char *rule, unsigned seq,
+					  const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
 /* A problem with attribute attr of a scenario's unit (a ruleset's
  * init_unit: "a kind the tables do not have"): `new` names the place of
  * the attribute's value in the scenario. */

@@ -731,13 +731,9 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 
 	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
-		if (e != ev && !strcmp(e->kind, "move") && bat_ev_unit(ctx, e, "unit") == u) {
-			struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "orders",
-								"unit '%s' already moved this turn (",
-								u->id);
-			ord_diag_item_event(di, e->seq);
-			ord_diag_item_addf(di, ")");
-		}
+		if (e != ev && !strcmp(e->kind, "move") && bat_ev_unit(ctx, e, "unit") == u)
+			ord_diag_add_citing(d, 0, 0, u->id, "orders", e->seq,
+					    "unit '%s' already moved this turn", u->id);
 	}
 	if (c && !strcmp(c->side, u->side))
 		ord_diag_add(d, 0, 0, u->id, "melee", "contact with '%s', a unit of its own side",
@@ -798,12 +794,12 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		ord_diag_add(d, 0, 0, u->id, bat_rule_text(ctx, &rule, LIMBER_RULE, "limber_turns"),
 			     "gun '%s' is unlimbered: it must limber (a turn) before it moves", u->id);
 	if (unlimber_takes_turn(ctx, NULL, u) > 0 && (ul = earlier(ctx, ev, u, "unlimber")) != NULL) {
-		struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id,
-							bat_rule_text(ctx, &rule, UNLIMBER_RULE,
-								      "unlimber_turns"),
-							"gun '%s' unlimbers this turn (", u->id);
-		ord_diag_item_event(di, ul->seq);
-		ord_diag_item_addf(di, "): a %s takes the turn to unlimber and does not move",
+		struct ord_diag_item *di = ord_diag_add_citing(d, 0, 0, u->id,
+							       bat_rule_text(ctx, &rule, UNLIMBER_RULE,
+									     "unlimber_turns"),
+							       ul->seq,
+							       "gun '%s' unlimbers this turn", u->id);
+		ord_diag_item_addf(di, ": a %s takes the turn to unlimber and does not move",
 				   bat_kind(u));
 	}
 	if (move_allows(ctx, ev, u, bat_ordered_quarters(ctx, o), charge, &allow, &why, d) &&
@@ -824,14 +820,10 @@ static void check_form(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 
 	const struct ord_event *e = earlier(ctx, ev, u, "form");
 
-	if (e) {
-		struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id,
-							"one battalion cannot be divided nor receive 2 orders",
-							"unit '%s' already changed formation this turn (",
-							u->id);
-		ord_diag_item_event(di, e->seq);
-		ord_diag_item_addf(di, ")");
-	}
+	if (e)
+		ord_diag_add_citing(d, 0, 0, u->id,
+				    "one battalion cannot be divided nor receive 2 orders", e->seq,
+				    "unit '%s' already changed formation this turn", u->id);
 	if (!bat_is_arm(ctx, u, "infantry"))
 		ord_diag_add(d, 0, 0, u->id, "order codes",
 			     "unit '%s' is %s: only infantry changes formation", u->id, bat_kind(u));
@@ -854,17 +846,11 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 		ord_diag_add(d, 0, 0, u->id, "artillery", "unit '%s' is not artillery", u->id);
 		return;
 	}
-	if ((e = earlier(ctx, ev, u, "limber unlimber")) != NULL) {
-		struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id,
-							un ? bat_rule_text(ctx, &rule, UNLIMBER_RULE,
-									   "unlimber_turns")
-							   : bat_rule_text(ctx, &rule, LIMBER_RULE,
-									   "limber_turns"),
-							"gun '%s' already %sed this turn (", u->id,
-							e->kind);
-		ord_diag_item_event(di, e->seq);
-		ord_diag_item_addf(di, ")");
-	}
+	if ((e = earlier(ctx, ev, u, "limber unlimber")) != NULL)
+		ord_diag_add_citing(d, 0, 0, u->id,
+				    un ? bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns")
+				       : bat_rule_text(ctx, &rule, LIMBER_RULE, "limber_turns"),
+				    e->seq, "gun '%s' already %sed this turn", u->id, e->kind);
 	if (!bat_order_has(ord_ctx_order(ctx, u), code))
 		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 			     "gun '%s' %sed but its sheet has no %s", u->id, ev->kind, code);
@@ -876,14 +862,12 @@ static void check_gun(struct ord_ctx *ctx, const struct ord_event *ev, struct or
 			e = ord_ctx_unit_event(ctx, u, i);
 			if (e != ev && !strcmp(e->kind, "move") && bat_ev_unit(ctx, e, "unit") == u &&
 			    ord_kv_get_num(&e->kv, "distance", 0) > 0) {
-				struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id,
-									bat_rule_text(ctx, &rule,
-										      UNLIMBER_RULE,
-										      "unlimber_turns"),
-									"gun '%s' moved this turn (",
-									u->id);
-				ord_diag_item_event(di, e->seq);
-				ord_diag_item_addf(di, "): a %s takes the turn to unlimber and does not move",
+				struct ord_diag_item *di =
+					ord_diag_add_citing(d, 0, 0, u->id,
+							    bat_rule_text(ctx, &rule, UNLIMBER_RULE,
+									  "unlimber_turns"),
+							    e->seq, "gun '%s' moved this turn", u->id);
+				ord_diag_item_addf(di, ": a %s takes the turn to unlimber and does not move",
 						   bat_kind(u));
 			}
 		}
@@ -1153,14 +1137,10 @@ static void check_fire(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 		for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 			if (e != ev && (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery")) &&
-			    bat_ev_unit(ctx, e, "unit") == u) {
-				struct ord_diag_item *di =
-					ord_diag_add(d, 0, 0, u->id,
-						     "one battalion will fire at one target",
-						     "unit '%s' already fired this turn (", u->id);
-				ord_diag_item_event(di, e->seq);
-				ord_diag_item_addf(di, ")");
-			}
+			    bat_ev_unit(ctx, e, "unit") == u)
+				ord_diag_add_citing(d, 0, 0, u->id,
+						    "one battalion will fire at one target", e->seq,
+						    "unit '%s' already fired this turn", u->id);
 		}
 	}
 	if (bat_st(ctx, u, "figures") <= 0)
@@ -1275,12 +1255,9 @@ static void check_test(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 	const struct ord_event *e = earlier(ctx, ev, u, "test");
 	int turn = ord_ctx_turn(ctx);
 
-	if (e) {
-		struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "morale",
-							"unit '%s' already tests this turn (", u->id);
-		ord_diag_item_event(di, e->seq);
-		ord_diag_item_addf(di, ")");
-	}
+	if (e)
+		ord_diag_add_citing(d, 0, 0, u->id, "morale", e->seq,
+				    "unit '%s' already tests this turn", u->id);
 	if (chart && strcmp(chart, bat_game_chart(ctx)))
 		ord_diag_add(d, 0, 0, u->id, "a game uses one of the two morale systems (D19)",
 			     "unit '%s' tests on the %s chart, but this game tests every unit on the %s (its tables' morale_chart)",
@@ -1522,13 +1499,9 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
 		const struct ord_event *e = ord_ctx_unit_event(ctx, a, i);
 		if (e != ev && !strcmp(e->kind, "melee") &&
 		    ((bat_ev_unit(ctx, e, "a") == a && bat_ev_unit(ctx, e, "b") == b) ||
-		     (bat_ev_unit(ctx, e, "a") == b && bat_ev_unit(ctx, e, "b") == a))) {
-			struct ord_diag_item *di = ord_diag_add(d, 0, 0, a->id, "melee",
-								"'%s' and '%s' already fought this turn (",
-								a->id, b->id);
-			ord_diag_item_event(di, e->seq);
-			ord_diag_item_addf(di, ")");
-		}
+		     (bat_ev_unit(ctx, e, "a") == b && bat_ev_unit(ctx, e, "b") == a)))
+			ord_diag_add_citing(d, 0, 0, a->id, "melee", e->seq,
+					    "'%s' and '%s' already fought this turn", a->id, b->id);
 	}
 	if (bat_flag(ctx, "one_melee_checked"))
 		check_one_melee(ctx, ev, sides, d);

@@ -825,13 +825,10 @@ static void check_retreat(struct ord_ctx *ctx, const struct ord_event *ev, struc
 	}
 	/* one a turn, but for a flight after a melee that may have made a
 	 * retreating unit's U an FU */
-	if (made && later < made) {
-		struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "6.5",
-							"unit '%s' has made the half turn's retreat or flight of this turn already (",
-							u->id);
-		ord_diag_item_event(di, made);
-		ord_diag_item_addf(di, ")");
-	}
+	if (made && later < made)
+		ord_diag_add_citing(d, 0, 0, u->id, "6.5", made,
+				    "unit '%s' has made the half turn's retreat or flight of this turn already",
+				    u->id);
 	if (!owed && !later) {
 		if (grade >= KS_U && !strcmp(ks_st_str(ctx, u, "moral_grund"), "fortrydelse"))
 			ord_diag_add(d, 0, 0, u->id, "6.5",
@@ -1444,12 +1441,9 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 		declared = 1;
 	for (i = 0; i < ord_ctx_unit_nevents(ctx, a); i++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, a, i);
-		if (!strcmp(e->kind, "fortryd") && ev_unit(ctx, e, "unit") == a && e->seq < ev->seq) {
-			struct ord_diag_item *di = ord_diag_add(d, 0, 0, a->id, "16",
-								"'%s' cancelled its attack (", a->id);
-			ord_diag_item_event(di, e->seq);
-			ord_diag_item_addf(di, ")");
-		}
+		if (!strcmp(e->kind, "fortryd") && ev_unit(ctx, e, "unit") == a && e->seq < ev->seq)
+			ord_diag_add_citing(d, 0, 0, a->id, "16", e->seq,
+					    "'%s' cancelled its attack", a->id);
 	}
 	if (!declared)
 		ord_diag_add(d, 0, 0, a->id, "16.2 angrebserklæring",
@@ -1555,12 +1549,9 @@ static void check_support_event(struct ord_ctx *ctx, const struct ord_event *ev,
 			     "a support may not have an attack order in the turn");
 	for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
 		const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
-		if (e->seq != ev->seq && !strcmp(e->kind, "stoette") && ev_unit(ctx, e, "unit") == u) {
-			struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "6.6.5",
-								"a support supports only one unit in a turn (");
-			ord_diag_item_event(di, e->seq);
-			ord_diag_item_addf(di, ")");
-		}
+		if (e->seq != ev->seq && !strcmp(e->kind, "stoette") && ev_unit(ctx, e, "unit") == u)
+			ord_diag_add_citing(d, 0, 0, u->id, "6.6.5", e->seq,
+					    "a support supports only one unit in a turn");
 	}
 	if (!ks_check(r, "stoette_kontrol") || s == u || strcmp(s->side, u->side))
 		return;
@@ -1701,13 +1692,9 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		for (k = 0; k < ord_ctx_unit_nevents(ctx, u); k++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, k);
 			if (e->seq != ev->seq && !strcmp(e->kind, "angreb") &&
-			    ev_unit(ctx, e, "unit") == u) {
-				struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.2",
-									"unit '%s' has declared an attack already (",
-									u->id);
-				ord_diag_item_event(di, e->seq);
-				ord_diag_item_addf(di, ")");
-			}
+			    ev_unit(ctx, e, "unit") == u)
+				ord_diag_add_citing(d, 0, 0, u->id, "16.2", e->seq,
+						    "unit '%s' has declared an attack already", u->id);
 		}
 	} else if (!strcmp(ev->kind, "stoette")) {
 		check_support_event(ctx, ev, u, d);
@@ -1766,18 +1753,15 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_item_event(di, again);
 			ord_diag_item_addf(di, ", without mod=)");
 		} else if (again && a) {
-			struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.2",
-								"unit '%s' has stated its reaction to the attack of '%s' already (",
-								u->id, a->id);
-			ord_diag_item_event(di, again);
-			ord_diag_item_addf(di, ")");
+			ord_diag_add_citing(d, 0, 0, u->id, "16.2", again,
+					    "unit '%s' has stated its reaction to the attack of '%s' already",
+					    u->id, a->id);
 		} else if (again) {
-			struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.2",
-								"unit '%s' has stated its reaction already (",
-								u->id);
-			ord_diag_item_event(di, again);
+			struct ord_diag_item *di = ord_diag_add_citing(d, 0, 0, u->id, "16.2", again,
+								       "unit '%s' has stated its reaction already",
+								       u->id);
 			ord_diag_item_addf(di,
-					   "); a reaction to another attack names its attacker (mod=)");
+					   "; a reaction to another attack names its attacker (mod=)");
 		}
 		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") && ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3", "a unit in %s cannot counterattack",
@@ -2042,13 +2026,9 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		     ks_check(r, "fortryd_forsvar_kontrol") && i < ord_ctx_unit_nevents(ctx, u); i++) {
 			const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
 			if (!strcmp(e->kind, "fortryd") && e->seq < ev->seq &&
-			    ev_unit(ctx, e, "unit") == u) {
-				struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "16.6",
-									"unit '%s' cancelled already this turn (",
-									u->id);
-				ord_diag_item_event(di, e->seq);
-				ord_diag_item_addf(di, ")");
-			}
+			    ev_unit(ctx, e, "unit") == u)
+				ord_diag_add_citing(d, 0, 0, u->id, "16.6", e->seq,
+						    "unit '%s' cancelled already this turn", u->id);
 		}
 	} else if (!strcmp(ev->kind, "naerkamp")) {
 		check_naerkamp(ctx, ev, d);
@@ -2713,12 +2693,11 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			ord_buf_init(&hint);
 			retreat_hint(ctx, u, 0, w, &hint);
 			{
-				struct ord_diag_item *di = ord_diag_add(d, o ? o->line : 0, 0,
-									u->id, "6.5",
-									"in the melee with '%s' (",
-									w->id);
-				ord_diag_item_event(di, e->seq);
-				ord_diag_item_addf(di, "), not resolved yet: should it be driven into U or FU, it must retreat or flee half a turn in this turn (6.5), recorded after the melee and before the phase is resolved (the resolve carries it out only if it then owes it)%s",
+				struct ord_diag_item *di = ord_diag_add_citing(d, o ? o->line : 0, 0,
+									       u->id, "6.5", e->seq,
+									       "in the melee with '%s'",
+									       w->id);
+				ord_diag_item_addf(di, ", not resolved yet: should it be driven into U or FU, it must retreat or flee half a turn in this turn (6.5), recorded after the melee and before the phase is resolved (the resolve carries it out only if it then owes it)%s",
 						   hint.buf);
 			}
 			ord_buf_release(&hint);

@@ -192,6 +192,22 @@ void ord_diag_item_event(struct ord_diag_item *it, unsigned seq)
 	r->len = strlen(it->msg) - at;
 }
 
+struct ord_diag_item *ord_diag_add_citing(struct ord_diag *d, unsigned line, unsigned col,
+					  const char *unit, const char *rule, unsigned seq,
+					  const char *fmt, ...)
+{
+	struct ord_diag_item *it;
+	va_list ap;
+
+	va_start(ap, fmt);
+	it = diag_vadd(d, line, col, unit, NULL, rule, fmt, ap);
+	va_end(ap);
+	ord_diag_item_addf(it, " (");
+	ord_diag_item_event(it, seq);
+	ord_diag_item_addf(it, ")");
+	return it;
+}
+
 void ord_diag_add_attr(struct ord_diag *d, const char *unit, const char *attr, const char *rule,
 		       const char *fmt, ...)
 {

@@ -1749,6 +1749,42 @@ START_TEST(test_diag_item_names_events)
 }
 END_TEST
 
+/* ord_diag_add_citing writes "MSG (event #SEQ)" and notes the event as
+ * ord_diag_item_event does, for more to be appended; a problem only
+ * counted takes none of it. */
+START_TEST(test_diag_add_citing)
+{
+	struct ord_diag_item *it;
+	struct ord_diag d;
+	size_t i;
+
+	ord_diag_init(&d);
+	it = ord_diag_add_citing(&d, 3, 7, "R1", "orders", 4, "unit '%s' already moved", "R1");
+	ck_assert_ptr_eq(it, &d.items[0]);
+	ck_assert_str_eq(it->msg, "unit 'R1' already moved (event #4)");
+	ck_assert_uint_eq(it->line, 3);
+	ck_assert_uint_eq(it->col, 7);
+	ck_assert_str_eq(it->unit, "R1");
+	ck_assert_str_eq(it->rule, "orders");
+	ck_assert_uint_eq(it->nrefs, 1);
+	ck_assert_uint_eq(it->refs[0].seq, 4);
+	ck_assert_uint_eq(it->refs[0].at, 25);
+	ck_assert_uint_eq(it->refs[0].len, 8);
+	ord_diag_item_addf(it, ": a %s does not move", "gun");
+	ck_assert_str_eq(it->msg, "unit 'R1' already moved (event #4): a gun does not move");
+	it = ord_diag_add_citing(&d, 0, 0, NULL, NULL, 12, "a support supports one unit");
+	ck_assert_str_eq(it->msg, "a support supports one unit (event #12)");
+	ck_assert_str_eq(it->unit, "");
+	ck_assert_uint_eq(it->refs[0].at, 29);
+	ck_assert_uint_eq(it->refs[0].len, 9);
+	for (i = d.n; i < ORD_DIAG_MAX_LISTED; i++)
+		ck_assert_ptr_nonnull(ord_diag_add(&d, 0, 0, NULL, NULL, "p"));
+	ck_assert_ptr_null(ord_diag_add_citing(&d, 0, 0, NULL, NULL, 5, "past the cap"));
+	ck_assert_uint_eq(ord_diag_count(&d), ORD_DIAG_MAX_LISTED + 1);
+	ord_diag_release(&d);
+}
+END_TEST
+
 /* The reading shows the lines not understood, and the orders the rules
  * refused (R9 is no unit of the game), as comments, in their place: R9's
  * order showed as if accepted. */
@@ -1965,6 +2001,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheets, test_sheet_problems_capped);
 	tcase_add_test(sheets, test_diag_cap_and_unit_once);
 	tcase_add_test(sheets, test_diag_item_names_events);
+	tcase_add_test(sheets, test_diag_add_citing);
 	tcase_add_test(sheets, test_error_way);
 	tcase_add_test(sheets, test_check_sheet_reading_marks_lines_not_understood);
 	suite_add_tcase(s, sheets);
