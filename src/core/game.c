@@ -225,7 +225,7 @@ int ord_game_add_unit(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
-/* A unit row added to the context and digested as the roster (g->roster). */
+/* A unit row added to the context and digested as the roster (a load's roster). */
 struct roster_load {
 	struct ord_ctx *ctx;
 	struct ord_digest *d;
@@ -1011,6 +1011,7 @@ static int add_event(void *ud, const struct ord_store_event *e)
 struct held_events {
 	struct ord_game *g;
 	struct ord_ctx *ctx;
+	int hold; /* the load's hold_events */
 };
 
 static int add_event_held(void *ud, const struct ord_store_event *e)
@@ -1018,7 +1019,7 @@ static int add_event_held(void *ud, const struct ord_store_event *e)
 	struct held_events *h = ud;
 	int err;
 
-	if (h->g->hold_events && (err = ord_game_live_event(h->g, h->ctx->turn, e)) != 0)
+	if (h->hold && (err = ord_game_live_event(h->g, h->ctx->turn, e)) != 0)
 		return err;
 	if (e->void_log) /* voided, as its entry logs (held: read to hold it) */
 		return 0;
@@ -1074,11 +1075,13 @@ int ord_game_attach_sheets(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 }
 
 int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
-		      const char *phase)
+		      const char *phase, const struct ord_game_load *load)
 {
-	struct roster_load rl = { ctx, g->roster };
+	static const struct ord_game_load plain = ORD_GAME_LOAD_INIT;
+	const struct ord_game_load *lo = load ? load : &plain;
+	struct roster_load rl = { ctx, lo->roster };
 	struct ord_store_turn cur;
-	struct held_events held = { g, ctx };
+	struct held_events held = { g, ctx, lo->hold_events };
 	size_t bound;
 	int err;
 
@@ -1091,8 +1094,8 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	 * current turn, its current state (one row each) */
 	if ((err = ord_game_turn(g, &cur, 0)) != 0 ||
 	    (err = ord_store_units_each(g->db, turn >= cur.turn ? 0 : turn, 0,
-					g->roster ? add_unit_roster : ord_game_add_unit,
-					g->roster ? (void *)&rl : (void *)ctx)) != 0)
+					lo->roster ? add_unit_roster : ord_game_add_unit,
+					lo->roster ? (void *)&rl : (void *)ctx)) != 0)
 		return err;
 	ord_ctx_index(ctx);
 	if (with_orders && (err = ord_game_attach_sheets(g, ctx, turn, NULL)) != 0)
@@ -1102,7 +1105,7 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	 * held to its entry: an event row given a void_log with the sqlite3
 	 * shell, no void logged, was skipped by the resolve */
 	if (phase && (err = ord_store_events_each(g->db, turn, strcmp(phase, "*") ? phase : NULL,
-						  !g->hold_events, add_event_held, &held)) != 0)
+						  !lo->hold_events, add_event_held, &held)) != 0)
 		return err;
 	return 0;
 }
@@ -1322,7 +1325,7 @@ static int info_pending(ord_game *g, int turn, struct ord_buf *out)
 	if (!g->rs->check_execution)
 		return 0;
 	ord_diag_init(&d);
-	if ((err = ord_game_load_ctx(g, &ctx, turn, 1, "*")) != 0)
+	if ((err = ord_game_load_ctx(g, &ctx, turn, 1, "*", NULL)) != 0)
 		goto out;
 	g->rs->check_execution(&ctx, &d);
 	ord_error_clear();

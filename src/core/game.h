@@ -49,14 +49,23 @@ struct ord_game {
 	 * it (a sheet's against the deadline): else the clock when it is
 	 * written, which may be a second later than the check saw */
 	int64_t log_at;
-	/* a change's loads of events hold each to its log entry
-	 * (ord_game_live_event): set while an event, a void, a close or a
-	 * resolve loads them */
-	int hold_events;
-	/* ord_game_load_ctx digests the units it loads into it (a resolve's
-	 * hold of them to the turn's units_root), when not NULL */
-	struct ord_digest *roster;
 };
+
+/* What a load does besides filling its context, which the change that
+ * loads asks of it (ord_game_load_ctx, ord_game_event_ctx): NULL, or
+ * ORD_GAME_LOAD_INIT, is a plain load (a report's, an info's). */
+struct ord_game_load {
+	int hold_events;           /* each event held to its log entry as it is loaded
+				    * (ord_game_live_event), the voided ones read to hold
+				    * their voids: an event's, a void's, a close's and a
+				    * resolve's loads */
+	struct ord_digest *roster; /* not NULL: the units loaded digested into it (a
+				    * resolve's hold of them to the turn's units_root) */
+};
+#define ORD_GAME_LOAD_INIT \
+	{                  \
+		0, NULL    \
+	}
 
 /* The live rows a change acts on, held to the log before it acts
  * (game_live.c): a row that differs is refused, ORD_EBADDATA, naming it
@@ -140,9 +149,10 @@ int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, c
 int ord_game_add_other_events(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *phase);
 
 /* Fill ctx with the units and their state as of now, the sealed orders of
- * turn (when with_orders) and the events of phase (NULL: none; "*": all). */
+ * turn (when with_orders) and the events of phase (NULL: none; "*": all),
+ * as load asks (NULL: a plain load). */
 int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int with_orders,
-		      const char *phase);
+		      const char *phase, const struct ord_game_load *load);
 /* Fill ctx for checking a sheet of side: its units as of now, and of the
  * others those the sheet names, and any other a module looks up when it
  * asks for it (a partial context, ord_ctx_set_lazy).  ctx must be released
@@ -165,12 +175,14 @@ int ord_game_index_orders(struct ord_game *g, int turn);
  * the turn is indexed and n is small beside the game, a partial context
  * (the units the events name, each with its sealed order and its standing
  * events of the phase, loaded when looked up), else the whole game
- * (ord_game_load_ctx).  *lazy is what the partial context needs: release
+ * (ord_game_load_ctx); either holds the events it loads to their log
+ * entries as load asks (NULL: a plain load).  *lazy is what the partial context needs: release
  *it after ctx (ord_game_event_ctx_done), and ask it whether a load
  * failed (ord_game_event_ctx_failed: then check in a whole context). */
 struct ord_event_lazy;
 int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *phase,
-		       unsigned next, size_t n, int partial, struct ord_event_lazy **lazy);
+		       unsigned next, size_t n, int partial, const struct ord_game_load *load,
+		       struct ord_event_lazy **lazy);
 int ord_game_event_ctx_failed(const struct ord_event_lazy *lazy);
 void ord_game_event_ctx_done(struct ord_event_lazy *lazy);
 /* Record that event seq of turn names the units of its unit keys. */

@@ -64,6 +64,7 @@ struct ord_event_lazy {
 	struct ord_ctx *ctx;
 	int turn;
 	const char *phase;
+	int hold_events;     /* the load's: each event held to its log entry */
 	unsigned char *have; /* per event number below nhave: in ctx already */
 	size_t nhave;
 	int err; /* the first load that failed */
@@ -80,7 +81,7 @@ static int add_event_once(void *ud, const struct ord_store_event *e)
 		lz->have[e->seq] = 1;
 	}
 	/* held to its entry before a check reads it (game_live.c) */
-	if (lz->g->hold_events && (err = ord_game_live_event(lz->g, lz->turn, e)) != 0)
+	if (lz->hold_events && (err = ord_game_live_event(lz->g, lz->turn, e)) != 0)
 		return err;
 	ord_ctx_add_event(lz->ctx, e->seq, e->phase, e->kind, e->args, e->override, e->checks);
 	return 0;
@@ -119,7 +120,8 @@ out:
 }
 
 int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *phase,
-		       unsigned next, size_t n, int partial, struct ord_event_lazy **lazy)
+		       unsigned next, size_t n, int partial, const struct ord_game_load *load,
+		       struct ord_event_lazy **lazy)
 {
 	struct ord_event_lazy *lz;
 	size_t total;
@@ -134,7 +136,7 @@ int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const 
 	 * (and more than 64) loads the game once instead */
 	if (!partial || !indexed || (n > 64 && n > total / 16)) {
 		/* a load refused (a row held to its entry) leaves nothing */
-		if ((err = ord_game_load_ctx(g, ctx, turn, 1, phase)) != 0)
+		if ((err = ord_game_load_ctx(g, ctx, turn, 1, phase, load)) != 0)
 			ord_ctx_release(ctx);
 		return err;
 	}
@@ -143,6 +145,7 @@ int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const 
 	lz->ctx = ctx;
 	lz->turn = turn;
 	lz->phase = phase;
+	lz->hold_events = load && load->hold_events;
 	lz->nhave = next;
 	lz->have = ord_xcalloc(next + 1, 1);
 	*lazy = lz;

@@ -16,6 +16,11 @@
 /* The command line's way past a seal waiting for sides (ORD_WAY_SEAL_FORCE). */
 #define SEAL_FORCE_WAY "seal --force seals now"
 
+/* The load of a change that acts on the turn's events (an event, a void,
+ * a close): each event held to its log entry as it is loaded
+ * (game_live.c), before a check or a digest reads it. */
+static const struct ord_game_load held_load = { .hold_events = 1, .roster = NULL };
+
 /* ---- seal ---- */
 
 /*
@@ -692,11 +697,10 @@ static int record_events(ord_game *g, struct ord_event_in *evs, size_t n,
 	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		goto out;
 	/* the events it checks with are held to their entries as they are
-	 * loaded (game_live.c) */
-	g->hold_events = 1;
+	 * loaded (held_load) */
 	if ((err = events_open(g, &t, &phase)) != 0 ||
 	    (err = ord_store_event_next(g->db, t.turn, &seq)) != 0 ||
-	    (err = ord_game_event_ctx(g, &ctx, t.turn, phase, seq, n, 1, &lazy)) != 0)
+	    (err = ord_game_event_ctx(g, &ctx, t.turn, phase, seq, n, 1, &held_load, &lazy)) != 0)
 		goto out;
 	loaded = 1;
 	ctx.phase = phase;
@@ -720,7 +724,7 @@ static int record_events(ord_game *g, struct ord_event_in *evs, size_t n,
 		ord_game_event_ctx_done(lazy);
 		lazy = NULL;
 		loaded = 0;
-		if ((err = ord_game_event_ctx(g, &ctx, t.turn, phase, seq, n, 0, &lazy)) != 0)
+		if ((err = ord_game_event_ctx(g, &ctx, t.turn, phase, seq, n, 0, &held_load, &lazy)) != 0)
 			goto out;
 		loaded = 1;
 		ctx.phase = phase;
@@ -805,7 +809,6 @@ static int record_events(ord_game *g, struct ord_event_in *evs, size_t n,
 	}
 	err = ord_store_commit(g->db);
 out:
-	g->hold_events = 0;
 	if (err) {
 		ord_store_rollback(g->db);
 		if (loaded)
@@ -910,9 +913,7 @@ int ord_game_void_event(ord_game *g, unsigned seq, const char *reason)
 		struct ord_ctx ctx;
 		struct ord_buf why = ORD_BUF_INIT;
 		unsigned bad;
-		g->hold_events = 1;
-		err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase);
-		g->hold_events = 0;
+		err = ord_game_load_ctx(g, &ctx, t.turn, 1, phase, &held_load);
 		if (err) {
 			ord_ctx_release(&ctx);
 			goto out;
@@ -970,9 +971,7 @@ int ord_game_close_phase(ord_game *g, struct ord_head *head_out)
 		goto out;
 	}
 	/* the digest its head signs is of the events as logged */
-	g->hold_events = 1;
-	err = ord_game_load_ctx(g, &ctx, t.turn, 0, phase);
-	g->hold_events = 0;
+	err = ord_game_load_ctx(g, &ctx, t.turn, 0, phase, &held_load);
 	loaded = 1;
 	if (err)
 		goto out;
@@ -1361,6 +1360,7 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	struct ord_store_turn t;
 	struct ord_ctx ctx;
 	struct ord_digest roster;
+	struct ord_game_load load = { .hold_events = 1, .roster = &roster };
 	unsigned char pkey[32], units[32];
 	const char *cur = NULL;
 	size_t i, nevents, waiting = 0, unrevealed = 0;
@@ -1407,12 +1407,8 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 	/* and the units it loads to the roster the opening digests (their
 	 * names, sides and attributes: a unit's kind changed after the seal
 	 * would be played) */
-	g->hold_events = 1;
 	ord_digest_init(&roster, ORD_ROSTER_TAG);
-	g->roster = &roster;
-	err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur);
-	g->hold_events = 0;
-	g->roster = NULL;
+	err = ord_game_load_ctx(g, &ctx, t.turn, 1, cur, &load);
 	loaded = 1;
 	if (err)
 		goto out;

@@ -660,7 +660,7 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 					       &r)) != 0)
 		goto out;
 	loaded = 1; /* ord_game_load_ctx inits ctx first */
-	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 0, "*")) != 0)
+	if ((err = ord_game_load_ctx(g, &ctx, t.turn, 0, "*", NULL)) != 0)
 		goto out;
 	src.turn = t.turn;
 	src.state = t.state;

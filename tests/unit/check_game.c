@@ -1305,6 +1305,60 @@ END_TEST
 
 /* ---- events ---- */
 
+/* A load does what its options ask, and only that (struct ord_game_load):
+ * a plain one (NULL) reads an event row changed outside orderly as it is,
+ * one that holds events refuses it naming the row, and one given a
+ * roster digests the units it loads as the turn's opening does. */
+START_TEST(test_load_options)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_game_load held = { .hold_events = 1, .roster = NULL };
+	struct ord_game_load roster_load = ORD_GAME_LOAD_INIT;
+	struct ord_digest roster;
+	unsigned char units[32];
+	struct ord_ctx ctx;
+	struct ord_diag d;
+	int logged = 0;
+
+	submit_ok(g, "blue", "B1 ↑ 1/2\n", NULL);
+	submit_ok(g, "red", RED_SHEET, NULL);
+	ck_assert_int_eq(ord_game_seal(g, 0), 0);
+	ord_diag_init(&d);
+	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=4", NULL), 0);
+	ord_diag_release(&d);
+
+	/* a roster: the units loaded digested, as the opening logs them */
+	ord_digest_init(&roster, ORD_ROSTER_TAG);
+	roster_load.roster = &roster;
+	ck_assert_int_eq(ord_game_load_ctx(g, &ctx, 1, 1, "movement", &roster_load), 0);
+	ck_assert_uint_eq(ctx.nevents, 1);
+	ord_ctx_release(&ctx);
+	ord_digest_final(&roster, units);
+	ck_assert_int_eq(ord_game_live_roster(g, 1, NULL, units, &logged), 0);
+	ck_assert_int_eq(logged, 1);
+	/* held, the event as logged loads */
+	ck_assert_int_eq(ord_game_load_ctx(g, &ctx, 1, 1, "movement", &held), 0);
+	ck_assert_uint_eq(ctx.nevents, 1);
+	ord_ctx_release(&ctx);
+
+	db_exec("UPDATE event SET args = replace(args, 'distance=4', 'distance=9')");
+	/* a plain load reads the row as it is */
+	ck_assert_int_eq(ord_game_load_ctx(g, &ctx, 1, 1, "movement", NULL), 0);
+	ck_assert_uint_eq(ctx.nevents, 1);
+	ck_assert_str_eq(ord_kv_get(&ctx.events[0].kv, "distance"), "9");
+	ord_ctx_release(&ctx);
+	/* held, it is refused, naming the row */
+	ck_assert_int_eq(ord_game_load_ctx(g, &ctx, 1, 1, "movement", &held), ORD_EBADDATA);
+	ck_assert_msg(strstr(ord_error_last(), "event #1 of turn 1 (table event) differs from") != NULL,
+		      "%s", ord_error_last());
+	ord_ctx_release(&ctx);
+	/* and the options were the load's alone: the next plain load is plain */
+	ck_assert_int_eq(ord_game_load_ctx(g, &ctx, 1, 1, "movement", NULL), 0);
+	ord_ctx_release(&ctx);
+	ord_game_free(g);
+}
+END_TEST
+
 START_TEST(test_event_refusal)
 {
 	ord_game *g = create(SCENARIO_HOLD);
@@ -2018,6 +2072,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_checked_fixture(events, setup, teardown);
 	tcase_add_test(events, test_event_refusal);
+	tcase_add_test(events, test_load_options);
 	tcase_add_test(events, test_audit_whole_turn);
 	tcase_add_test(events, test_change_hook);
 	suite_add_tcase(s, events);
