@@ -1186,13 +1186,15 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 {
 	static const char close[] = "</bundle>";
 	char *why = ord_strdup(ord_error_last());
+	unsigned marks = ord_error_marks();
 	size_t end = len, i;
 	int err, ends_closed;
 
 	/* what orderly refuses in any XML (a DTD, entities, XInclude, not
-	 * UTF-8, too large to be read) is said as it is */
+	 * UTF-8, too large to be read: xmlsafe marks it so) is said as it is */
 	if (len > ORD_BUNDLE_MAX_BYTES) {
 		err = ord_error_set(ORD_EBADDATA, "%s", why);
+		ord_error_mark(marks);
 		goto out;
 	}
 	while (end && (bytes[end - 1] == '\n' || bytes[end - 1] == '\r' || bytes[end - 1] == ' '))
@@ -1201,17 +1203,10 @@ static int unreadable(const char *bytes, size_t len, const char *name)
 		;
 	ends_closed = end >= sizeof(close) - 1 &&
 		      !memcmp(bytes + end - (sizeof(close) - 1), close, sizeof(close) - 1);
-	/* NEEDSWORK: "what orderly refuses in any XML" is told from the
-	 * words of the refusal: xmlsafe's own (a DOCTYPE, entities, XInclude
-	 * "not accepted", not UTF-8) and libxml2's encoding errors ("not
-	 * proper UTF-8").  xmlsafe should mark its refusals of any XML (and
-	 * libxml2's by code, XML_ERR_INVALID_ENCODING) beside the message for
-	 * this to read; a file name holding one of the words is said as it
-	 * is too. */
-	if (strstr(why, "DOCTYPE") || strstr(why, "not accepted") || strstr(why, "UTF-8") ||
-	    i + 8 > len || i >= 256)
+	if ((marks & ORD_ERRMARK_ANY_XML) || i + 8 > len || i >= 256) {
 		err = ord_error_set(ORD_EBADDATA, "%s", why);
-	else if (!ends_closed && closed_before(bytes, end, close))
+		ord_error_mark(marks);
+	} else if (!ends_closed && closed_before(bytes, end, close))
 		err = ord_error_set(ORD_EBADDATA,
 				    "%s has more after its </bundle>: one bundle is expected, ending there (the parser: %s)",
 				    name, why);

@@ -122,6 +122,21 @@ char *ord_arena_str(struct ord_arena *a, const char *s);
  * string of n - 1 bytes (several strings in one, a unit's). */
 char *ord_arena_alloc(struct ord_arena *a, size_t n);
 
+/*
+ * What the last error is besides its code and its words, for the
+ * library's own callers to read instead of its message (ORD_ERRMARK_*,
+ * or-ed).  Each ord_error_set or clear takes them back: a caller that
+ * sets the error again from the message ("%s", ord_error_last()) marks it
+ * again with what it read first.
+ */
+/* xmlsafe refused what orderly refuses in any XML (too large, not UTF-8,
+ * a DOCTYPE, an entity, XInclude) before the document's own form was read */
+#define ORD_ERRMARK_ANY_XML 1u
+/* Add marks to the last error. */
+void ord_error_mark(unsigned marks);
+/* The last error's marks (0: none). */
+unsigned ord_error_marks(void);
+
 /* strerror(e) with a lowercase first letter, as every message of orderly is
  * (a thread-local buffer, valid until the next call in this thread). */
 const char *ord_strerror(int e);

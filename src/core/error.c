@@ -9,6 +9,7 @@ static _Thread_local char last_msg[2048];
 static _Thread_local int last_code;
 static _Thread_local int last_way; /* ORD_WAY_*, at last_msg[way_at], way_len bytes */
 static _Thread_local size_t way_at, way_len;
+static _Thread_local unsigned last_marks; /* ORD_ERRMARK_* */
 
 const char *ord_error_last(void)
 {
@@ -33,6 +34,7 @@ int ord_error_set(int code, const char *fmt, ...)
 	memcpy(last_msg, msg, sizeof(msg));
 	last_code = code;
 	last_way = ORD_WAY_NONE;
+	last_marks = 0;
 	return code;
 }
 
@@ -41,6 +43,17 @@ void ord_error_clear(void)
 	last_msg[0] = '\0';
 	last_code = 0;
 	last_way = ORD_WAY_NONE;
+	last_marks = 0;
+}
+
+void ord_error_mark(unsigned marks)
+{
+	last_marks |= marks;
+}
+
+unsigned ord_error_marks(void)
+{
+	return last_marks;
 }
 
 void ord_error_set_way(int way, size_t at, size_t len)

@@ -36,7 +36,18 @@ struct errcol {
 	struct ord_buf msg;
 	int count;
 	struct ord_xml_stream *stream; /* a stream's, which knows its lines */
+	unsigned marks;                /* ORD_ERRMARK_ of what msg says */
 };
+
+/* A refusal err (not 0) of what orderly refuses in any XML, marked so
+ * (ORD_ERRMARK_ANY_XML): a caller tells it from one of the document's
+ * form by the mark, not by its words. */
+static int any_xml(int err)
+{
+	if (err)
+		ord_error_mark(ORD_ERRMARK_ANY_XML);
+	return err;
+}
 
 static unsigned stream_node_line(struct ord_xml_stream *s, xmlNodePtr n);
 static int stream_cut_short(struct ord_xml_stream *s, struct ord_buf *msg);
@@ -51,6 +62,13 @@ static void collect(void *data, xmlErrorPtr e)
 		return;
 	if (c->count++ >= MAX_MESSAGES)
 		return;
+	/* bytes that are not UTF-8: libxml2 2.9 raises them as
+	 * XML_ERR_INVALID_CHAR with the bytes in str1 ("Input is not proper
+	 * UTF-8"), and a character XML does not allow (a control character,
+	 * U+FFFE) with the same code and no str1; a document whose encoding
+	 * it finds wrong as XML_ERR_INVALID_ENCODING */
+	if ((e->code == XML_ERR_INVALID_CHAR && e->str1) || e->code == XML_ERR_INVALID_ENCODING)
+		c->marks |= ORD_ERRMARK_ANY_XML;
 	if (c->msg.len)
 		ord_buf_addch(&c->msg, '\n');
 	line = e->line;
@@ -350,9 +368,9 @@ static int check_utf8_decl(const char *bytes, size_t len, const char *name)
 
 	p += ord_utf8_bom_at(p, len);
 	if (p < end && *p != '<' && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
-		return ord_error_set(ORD_EBADDATA,
-				     "%s:1: does not start with '<'; expected an XML document in UTF-8",
-				     name);
+		return any_xml(ord_error_set(ORD_EBADDATA,
+					     "%s:1: does not start with '<'; expected an XML document in UTF-8",
+					     name));
 	if (end - p < 6 || memcmp(p, "<?xml", 5) ||
 	    !(p[5] == ' ' || p[5] == '\t' || p[5] == '\r' || p[5] == '\n'))
 		return 0;
@@ -370,8 +388,9 @@ static int check_utf8_decl(const char *bytes, size_t len, const char *name)
 		;
 	if ((size_t)(v - enc) == 5 && !strncasecmp(enc, "UTF-8", 5))
 		return 0;
-	return ord_error_set(ORD_EBADDATA, "%s:1: encoding '%.*s' is not accepted; expected UTF-8",
-			     name, (int)(v - enc > 40 ? 40 : v - enc), enc);
+	return any_xml(ord_error_set(ORD_EBADDATA,
+				     "%s:1: encoding '%.*s' is not accepted; expected UTF-8", name,
+				     (int)(v - enc > 40 ? 40 : v - enc), enc));
 }
 
 /* ---- the pre-scan, in pieces ---- */
@@ -682,38 +701,39 @@ static int prescan_nesting(const char *bytes, size_t len, size_t max, const char
 	int err;
 
 	if (len > max)
-		return ord_error_set(ORD_EBADDATA,
-				     "%s: document of %zu bytes is larger than the limit of %zu bytes",
-				     name, len, max);
+		return any_xml(ord_error_set(ORD_EBADDATA,
+					     "%s: document of %zu bytes is larger than the limit of %zu bytes",
+					     name, len, max));
 	if (len >= 2 && ((unsigned char)bytes[0] == 0xFE || (unsigned char)bytes[0] == 0xFF ||
 			 bytes[0] == '\0' || bytes[1] == '\0'))
-		return ord_error_set(ORD_EBADDATA,
-				     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
-				     name);
+		return any_xml(ord_error_set(ORD_EBADDATA,
+					     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
+					     name));
 	ord_xml_scan_init(&sc, containers, nesting);
 	ord_xml_scan_feed(&sc, bytes, len);
 	if (ord_xml_scan_end(&sc))
 		return check_utf8_decl(bytes, len, name);
 	if ((at = sc.at[ORD_XML_SCAN_NUL]) != SIZE_MAX)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: contains a NUL byte; expected UTF-8 text",
-				     name, line_of(bytes, at));
+		return any_xml(ord_error_set(ORD_EBADDATA,
+					     "%s:%u: contains a NUL byte; expected UTF-8 text",
+					     name, line_of(bytes, at)));
 	if ((err = check_utf8_decl(bytes, len, name)) != 0)
 		return err;
 	if ((at = sc.at[ORD_XML_SCAN_DOCTYPE]) != SIZE_MAX)
-		return ord_error_set(ORD_EBADDATA,
-				     "%s:%u: DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document",
-				     name, line_of(bytes, at));
+		return any_xml(ord_error_set(ORD_EBADDATA,
+					     "%s:%u: DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document",
+					     name, line_of(bytes, at)));
 	if ((at = sc.at[ORD_XML_SCAN_ENTITY]) != SIZE_MAX)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: entity declarations are not accepted",
-				     name, line_of(bytes, at));
+		return any_xml(ord_error_set(ORD_EBADDATA, "%s:%u: entity declarations are not accepted",
+					     name, line_of(bytes, at)));
 	if ((at = sc.at[ORD_XML_SCAN_ATTRS]) != SIZE_MAX)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:%u: an element with more than %d attributes; expected at most %d",
 				     name, line_of(bytes, at), ORD_XML_MAX_ATTRS, ORD_XML_MAX_ATTRS);
 	if ((at = sc.at[ORD_XML_SCAN_XINCLUDE]) != SIZE_MAX ||
 	    (at = sc.at[ORD_XML_SCAN_XINCLUDE_OLD]) != SIZE_MAX)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,
-				     line_of(bytes, at));
+		return any_xml(ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,
+					     line_of(bytes, at)));
 	if ((at = sc.at[ORD_XML_SCAN_LONG]) != SIZE_MAX)
 		return ord_error_set(ORD_EBADDATA,
 				     "%s:%u: a comment, processing instruction, CDATA section or tag of more than %d bytes; expected at most %d",
@@ -742,9 +762,9 @@ int ord_xml_check_start(const char *bytes, size_t n, size_t len, const char *nam
 
 	if (n >= 2 && ((unsigned char)bytes[0] == 0xFE || (unsigned char)bytes[0] == 0xFF ||
 		       bytes[0] == '\0' || bytes[1] == '\0'))
-		return ord_error_set(ORD_EBADDATA,
-				     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
-				     name);
+		return any_xml(ord_error_set(ORD_EBADDATA,
+					     "%s:1: not UTF-8 (a UTF-16 or UTF-32 document); expected UTF-8",
+					     name));
 	p += ord_utf8_bom_at(p, n);
 	/* a declaration that goes on past the bytes at hand */
 	if (n < len && end - p >= 6 && !memcmp(p, "<?xml", 5) &&
@@ -758,14 +778,15 @@ static int check_tree(xmlNodePtr n, int depth, const char *name)
 	for (; n; n = n->next) {
 		if (n->type == XML_ENTITY_REF_NODE || n->type == XML_ENTITY_NODE ||
 		    n->type == XML_XINCLUDE_START)
-			return ord_error_set(ORD_EBADDATA, "%s:%ld: entity references are not accepted",
-					     name, xmlGetLineNo(n));
+			return any_xml(ord_error_set(ORD_EBADDATA,
+						     "%s:%ld: entity references are not accepted",
+						     name, xmlGetLineNo(n)));
 		/* the pre-scan misses a namespace written with character references */
 		if (n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
 		    (!strcmp((const char *)n->ns->href, xinclude_ns) ||
 		     !strcmp((const char *)n->ns->href, xinclude_old_ns)))
-			return ord_error_set(ORD_EBADDATA, "%s:%ld: XInclude is not accepted", name,
-					     xmlGetLineNo(n));
+			return any_xml(ord_error_set(ORD_EBADDATA, "%s:%ld: XInclude is not accepted",
+						     name, xmlGetLineNo(n)));
 		if (n->type == XML_ELEMENT_NODE) {
 			if (depth >= ORD_XML_MAX_DEPTH)
 				return ord_error_set(ORD_EBADDATA,
@@ -780,7 +801,7 @@ static int check_tree(xmlNodePtr n, int depth, const char *name)
 
 int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *name)
 {
-	struct errcol c = { name, ORD_BUF_INIT, 0, NULL };
+	struct errcol c = { name, ORD_BUF_INIT, 0, NULL, 0 };
 	xmlParserCtxtPtr ctxt = NULL;
 	xmlDocPtr doc = NULL;
 	int err = 0;
@@ -809,19 +830,21 @@ int ord_xml_parse(xmlDocPtr *out, const char *bytes, size_t len, const char *nam
 					(len > ORD_XML_HUGE_BYTES ? XML_PARSE_HUGE : 0));
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	if (!doc || !ctxt->wellFormed || c.count) {
-		if (c.msg.len)
+		if (c.msg.len) {
 			err = ord_error_set(ORD_EBADDATA, "%s", c.msg.buf);
-		else
+			ord_error_mark(c.marks);
+		} else
 			err = ord_error_set(ORD_EBADDATA, "%s: not well-formed XML", name);
 		goto out;
 	}
 	if (doc->intSubset || doc->extSubset) {
-		err = ord_error_set(ORD_EBADDATA, "%s: DTDs are not accepted", name);
+		err = any_xml(ord_error_set(ORD_EBADDATA, "%s: DTDs are not accepted", name));
 		goto out;
 	}
 	if (doc->encoding && !ord_strcaseeq((const char *)doc->encoding, "UTF-8")) {
-		err = ord_error_set(ORD_EBADDATA, "%s:1: encoding '%s' is not accepted; expected UTF-8",
-				    name, (const char *)doc->encoding);
+		err = any_xml(ord_error_set(ORD_EBADDATA,
+					    "%s:1: encoding '%s' is not accepted; expected UTF-8",
+					    name, (const char *)doc->encoding));
 		goto out;
 	}
 	if ((err = check_tree(doc->children, 0, name)) != 0)
@@ -871,8 +894,8 @@ static xmlRelaxNGPtr schema_of(const struct ord_resource *r, struct errcol *sc)
 int ord_xml_validate(xmlDocPtr doc, const char *rng_resource, const char *name)
 {
 	const struct ord_resource *r = ord_resource_find(rng_resource);
-	struct errcol c = { name, ORD_BUF_INIT, 0, NULL };
-	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL };
+	struct errcol c = { name, ORD_BUF_INIT, 0, NULL, 0 };
+	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL, 0 };
 	xmlRelaxNGPtr schema = NULL;
 	xmlRelaxNGValidCtxtPtr vctxt = NULL;
 	size_t i;
@@ -893,9 +916,11 @@ int ord_xml_validate(xmlDocPtr doc, const char *rng_resource, const char *name)
 	vctxt = xmlRelaxNGNewValidCtxt(schema);
 	xmlRelaxNGSetValidStructuredErrors(vctxt, collect, &c);
 	rc = xmlRelaxNGValidateDoc(vctxt, doc);
-	if (rc != 0)
+	if (rc != 0) {
 		err = ord_error_set(ORD_EBADDATA, "%s",
 				    c.msg.len ? c.msg.buf : "does not match its schema");
+		ord_error_mark(c.marks);
+	}
 out:
 	if (vctxt)
 		xmlRelaxNGFreeValidCtxt(vctxt);
@@ -1130,6 +1155,7 @@ static int stream_read(void *ctx, char *buf, int len)
 		s->read_err = err;
 		ord_buf_reset(&s->c.msg);
 		ord_buf_adds(&s->c.msg, ord_error_last());
+		s->c.marks = ord_error_marks();
 		return -1;
 	}
 	ord_xml_scan_feed(s->track, buf, n);
@@ -1149,7 +1175,7 @@ static int stream_open(struct ord_xml_stream **out, const char *bytes, size_t le
 		       void *read_ud)
 {
 	const struct ord_resource *r = NULL;
-	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL };
+	struct errcol sc = { rng_resource, ORD_BUF_INIT, 0, NULL, 0 };
 	struct ord_xml_stream *s;
 	xmlRelaxNGPtr schema = NULL;
 	const char *p;
@@ -1236,9 +1262,9 @@ int ord_xml_stream_open_read(struct ord_xml_stream **out, size_t len, size_t max
 			     int (*read)(void *ud, char *buf, size_t off, size_t n), void *ud)
 {
 	if (len > max)
-		return ord_error_set(ORD_EBADDATA,
-				     "%s: document of %zu bytes is larger than the limit of %zu bytes",
-				     name, len, max);
+		return any_xml(ord_error_set(ORD_EBADDATA,
+					     "%s: document of %zu bytes is larger than the limit of %zu bytes",
+					     name, len, max));
 	return stream_open(out, NULL, len, max, name, rng_resource, containers, len, read, ud);
 }
 
@@ -1249,13 +1275,15 @@ int ord_xml_stream_open_part(struct ord_xml_stream **out, const char *bytes, siz
 			   whole, NULL, NULL);
 }
 
-/* The stream's error: what libxml2 said, else what. */
+/* The stream's error: what libxml2 said, else what; marked as what it
+ * says (s->c.marks). */
 static int stream_fail(struct ord_xml_stream *s, const char *what)
 {
 	if (s->c.msg.len)
 		s->err = ord_error_set(ORD_EBADDATA, "%s", s->c.msg.buf);
 	else
 		s->err = ord_error_set(ORD_EBADDATA, "%s: %s", s->c.name, what);
+	ord_error_mark(s->c.marks);
 	return s->err;
 }
 
@@ -1264,8 +1292,11 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 	const char *ns, *enc;
 	int rc, depth;
 
-	if (s->err)
-		return ord_error_set(s->err, "%s", s->c.msg.len ? s->c.msg.buf : "not read");
+	if (s->err) {
+		ord_error_set(s->err, "%s", s->c.msg.len ? s->c.msg.buf : "not read");
+		ord_error_mark(s->c.marks);
+		return s->err;
+	}
 	if (s->empty_end) {
 		s->empty_end = 0;
 		depth = xmlTextReaderDepth(s->r);
@@ -1279,8 +1310,11 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 		rc = xmlTextReaderRead(s->r);
 		xmlSetStructuredErrorFunc(NULL, NULL);
 		/* the read's refusal, not what libxml2 makes of it */
-		if (s->read_err)
-			return s->err = ord_error_set(s->read_err, "%s", s->c.msg.buf);
+		if (s->read_err) {
+			s->err = ord_error_set(s->read_err, "%s", s->c.msg.buf);
+			ord_error_mark(s->c.marks);
+			return s->err;
+		}
 		if (rc < 0 || s->c.count)
 			return stream_fail(s, "not well-formed XML");
 		if (rc == 0) {
@@ -1308,6 +1342,7 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 			if (ns && (!strcmp(ns, xinclude_ns) || !strcmp(ns, xinclude_old_ns))) {
 				ord_buf_addf(&s->c.msg, "%s:%u: XInclude is not accepted",
 					     s->c.name, s->line[depth]);
+				s->c.marks |= ORD_ERRMARK_ANY_XML;
 				return stream_fail(s, "");
 			}
 			enc = (const char *)xmlTextReaderConstEncoding(s->r);
@@ -1315,6 +1350,7 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 				ord_buf_addf(&s->c.msg,
 					     "%s:1: encoding '%s' is not accepted; expected UTF-8",
 					     s->c.name, enc);
+				s->c.marks |= ORD_ERRMARK_ANY_XML;
 				return stream_fail(s, "");
 			}
 			s->empty_end = xmlTextReaderIsEmptyElement(s->r) == 1;
@@ -1332,8 +1368,11 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 		case XML_READER_TYPE_ENTITY:
 			ord_buf_addf(&s->c.msg, "%s:%d: entity references are not accepted",
 				     s->c.name, xmlTextReaderGetParserLineNumber(s->r));
+			s->c.marks |= ORD_ERRMARK_ANY_XML;
 			return stream_fail(s, "");
-		case XML_READER_TYPE_DOCUMENT_TYPE: return stream_fail(s, "DTDs are not accepted");
+		case XML_READER_TYPE_DOCUMENT_TYPE:
+			s->c.marks |= ORD_ERRMARK_ANY_XML;
+			return stream_fail(s, "DTDs are not accepted");
 		default: /* comments, processing instructions */ continue;
 		}
 	}

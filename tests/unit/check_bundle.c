@@ -1345,6 +1345,57 @@ START_TEST(hostile_and_broken)
 }
 END_TEST
 
+/* What orderly refuses in any XML is said as it is, told by xmlsafe's mark
+ * (ORD_ERRMARK_ANY_XML), not by the words of the refusal: a file named
+ * with them is cut short as any other, and a character XML does not allow
+ * is the bundle changed or damaged, while bytes that are not UTF-8 are
+ * said as libxml2 says them. */
+START_TEST(refusals_of_any_xml_by_mark)
+{
+	static const char damaged[] = "t.xml does not have the form of a bundle: it was changed or damaged (t.xml:";
+	struct ord_buf doc = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	const char *first_gt = strchr(strstr(bundle.buf, "<bundle "), '>') + 1;
+	const char *decl_end = strstr(bundle.buf, "?>\n") + 3;
+
+	ck_assert_int_eq(ord_bundle_verify(bundle.buf, bundle.len / 2,
+					   "UTF-8 DOCTYPE not accepted.xml", NULL, &out),
+			 ORD_EBADDATA);
+	ck_assert_msg(!strncmp(ord_error_last(),
+			       "UTF-8 DOCTYPE not accepted.xml is cut short: it does not end with </bundle> (the parser: UTF-8 DOCTYPE not accepted.xml:",
+			       120),
+		      "%s", ord_error_last());
+	/* a byte that is no UTF-8 */
+	ord_buf_add(&doc, bundle.buf, (size_t)(first_gt - bundle.buf));
+	ord_buf_adds(&doc, "\xff");
+	ord_buf_adds(&doc, first_gt);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	ck_assert_msg(!strncmp(ord_error_last(), "t.xml:2:", 8) &&
+			      strstr(ord_error_last(),
+				     ": Input is not proper UTF-8, indicate encoding !\nBytes: 0xFF "),
+		      "%s", ord_error_last());
+	ck_assert_uint_eq(ord_error_marks(), ORD_ERRMARK_ANY_XML);
+	/* a control character: the bundle's form */
+	ord_buf_reset(&doc);
+	ord_buf_add(&doc, bundle.buf, (size_t)(first_gt - bundle.buf));
+	ord_buf_adds(&doc, "\x01");
+	ord_buf_adds(&doc, first_gt);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	ck_assert_msg(!strncmp(ord_error_last(), damaged, sizeof(damaged) - 1) &&
+			      strstr(ord_error_last(), ": PCDATA invalid Char value 1)"),
+		      "%s", ord_error_last());
+	/* a DOCTYPE */
+	ord_buf_reset(&doc);
+	ord_buf_add(&doc, bundle.buf, (size_t)(decl_end - bundle.buf));
+	ord_buf_adds(&doc, "<!DOCTYPE bundle>\n");
+	ord_buf_adds(&doc, decl_end);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:2: DOCTYPE declarations are not accepted (entities and DTDs are refused); expected a plain XML document");
+	ord_buf_release(&doc);
+	ord_buf_release(&out);
+}
+END_TEST
+
 /* ---- export refusals ---- */
 
 /* A copy of the game built, named name in the test's directory, its
@@ -2374,6 +2425,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, one_change_one_finding);
 	tcase_add_test(v, receipts_and_keys);
 	tcase_add_test(v, hostile_and_broken);
+	tcase_add_test(v, refusals_of_any_xml_by_mark);
 	tcase_add_test(v, export_refusals);
 	tcase_add_test(v, export_id_names_the_bundle);
 	tcase_add_test(v, rewrite_after_signed_head);

@@ -1020,6 +1020,81 @@ END_TEST
 /* libxml2 counts an element's line in 16 bits (65,535 for any after):
  * the stream gives the line its start tag ends on, and says it in
  * libxml2's messages. */
+/* The marks of the refusal of len bytes as a tree (ord_xml_parse) and as
+ * a stream (no schema), which must be the same refusal. */
+static unsigned refusal_marks(const char *xml, size_t len)
+{
+	struct ord_buf trace = ORD_BUF_INIT;
+	xmlDocPtr doc = NULL;
+	unsigned tree;
+
+	ck_assert_int_eq(ord_xml_parse(&doc, xml, len, "t.xml"), ORD_EBADDATA);
+	tree = ord_error_marks();
+	ck_assert_int_eq(stream_len(xml, len, ORD_XML_MAX_BYTES, NULL, &trace), ORD_EBADDATA);
+	ck_assert_msg(ord_error_marks() == tree, "%s: tree %u, stream %u", ord_error_last(), tree,
+		      ord_error_marks());
+	ord_buf_release(&trace);
+	return tree;
+}
+
+#define MARKS(lit) refusal_marks(lit, sizeof(lit) - 1)
+
+/* What orderly refuses in any XML is marked so (ORD_ERRMARK_ANY_XML), for
+ * a caller to tell it from a refusal of the document's form without
+ * reading the words: a name or a text holding the words is no mark. */
+START_TEST(test_refusals_of_any_xml_marked)
+{
+	struct ord_buf b = ORD_BUF_INIT, trace = ORD_BUF_INIT;
+	int i;
+
+	/* not UTF-8: xmlsafe's own findings, and libxml2's of the bytes */
+	ck_assert_uint_eq(MARKS("\xFE\xFF\0<"), ORD_ERRMARK_ANY_XML);
+	ck_assert_uint_eq(MARKS("<r>\0</r>"), ORD_ERRMARK_ANY_XML);
+	ck_assert_uint_eq(MARKS("r/>"), ORD_ERRMARK_ANY_XML);
+	ck_assert_uint_eq(MARKS("<?xml version=\"1.0\" encoding=\"latin1\"?><r/>"),
+			  ORD_ERRMARK_ANY_XML);
+	ck_assert_uint_eq(MARKS("<r>\n<a>\xff</a></r>"), ORD_ERRMARK_ANY_XML);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:2:4: Input is not proper UTF-8, indicate encoding !\nBytes: 0xFF 0x3C 0x2F 0x61");
+	ck_assert_uint_eq(MARKS("<r a=\"\xc3\"/>"), ORD_ERRMARK_ANY_XML);
+	/* a DOCTYPE, an entity, XInclude */
+	ck_assert_uint_eq(MARKS("<!DOCTYPE r><r/>"), ORD_ERRMARK_ANY_XML);
+	ck_assert_uint_eq(MARKS("<r><!ENTITY x \"y\"></r>"), ORD_ERRMARK_ANY_XML);
+	ck_assert_uint_eq(MARKS("<r xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
+			  ORD_ERRMARK_ANY_XML);
+	/* the form of the document: not well-formed, a character XML does
+	 * not allow (libxml2's code of bytes not UTF-8 too), too deep, too
+	 * many attributes; and the words in a name */
+	ck_assert_uint_eq(MARKS("<r>"), 0);
+	ck_assert_uint_eq(MARKS("<r>\x01</r>"), 0);
+	ck_assert_str_eq(ord_error_last(), "t.xml:1:4: PCDATA invalid Char value 1");
+	ck_assert_uint_eq(MARKS("<r>&#0;</r>"), 0);
+	ck_assert_uint_eq(MARKS("<DOCTYPE-not-accepted-UTF-8></r>"), 0);
+	ck_assert_msg(strstr(ord_error_last(), "DOCTYPE-not-accepted-UTF-8"), "%s", ord_error_last());
+	ord_buf_adds(&b, "<r");
+	for (i = 0; i < 300; i++)
+		ord_buf_addf(&b, " a%d=\"%d\"", i, i);
+	ord_buf_adds(&b, "/>");
+	ck_assert_uint_eq(refusal_marks(b.buf, b.len), 0);
+	/* the schema's refusal of an element named with the words */
+	ck_assert_int_eq(stream_len("<not-accepted-UTF-8/>", 21, ORD_XML_MAX_BYTES,
+				    scenario_containers, &trace),
+			 ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:1: Expecting element scenario, got not-accepted-UTF-8");
+	ck_assert_uint_eq(ord_error_marks(), 0);
+	/* each error set anew takes the marks back */
+	ck_assert_uint_eq(MARKS("<!DOCTYPE r><r/>"), ORD_ERRMARK_ANY_XML);
+	ord_error_set(ORD_EBADDATA, "%s", ord_error_last());
+	ck_assert_uint_eq(ord_error_marks(), 0);
+	ord_error_mark(ORD_ERRMARK_ANY_XML);
+	ord_error_clear();
+	ck_assert_uint_eq(ord_error_marks(), 0);
+	ord_buf_release(&b);
+	ord_buf_release(&trace);
+}
+END_TEST
+
 START_TEST(test_stream_far_lines)
 {
 	struct ord_buf b = ORD_BUF_INIT, trace = ORD_BUF_INIT;
@@ -1092,6 +1167,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(hostile, test_utf16_and_utf32);
 	tcase_add_test(hostile, test_encoding_declarations);
 	tcase_add_test(hostile, test_nul_byte);
+	tcase_add_test(hostile, test_refusals_of_any_xml_marked);
 	tcase_add_test(hostile, test_hostile_fixtures);
 	tcase_add_test(hostile, test_scan_in_pieces);
 	suite_add_tcase(s, hostile);
