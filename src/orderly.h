@@ -174,6 +174,9 @@ struct ord_diag_item {
 	struct ord_diag_ref *refs; /* the events msg names by number
 				    * (ord_diag_item_event), nrefs of them */
 	size_t nrefs;
+	char *kind; /* the event kind that would carry out what msg says is
+		     * still to do (ord_diag_item_kind: a check of execution's
+		     * pending order), "" if none */
 };
 struct ord_diag {
 	struct ord_diag_item *items; /* the problems listed, at most ORD_DIAG_MAX_LISTED */
@@ -216,6 +219,13 @@ struct ord_diag_item *ord_diag_add_citing(struct ord_diag *d, unsigned line, uns
 	__attribute__((format(printf, 7, 8)))
 #endif
 	;
+/* Say that the event kind `kind` would carry out what item it (NULL:
+ * nothing) says no event has done yet: a ruleset's check_execution names
+ * the kind its order_events gives for the order ("move" for "ordered to
+ * move ... but no move was recorded"), which the report's <pending> then
+ * carries (its kind attribute) for a front-end to offer that event's form
+ * without reading the words. */
+void ord_diag_item_kind(struct ord_diag_item *it, const char *kind);
 /* A problem with attribute attr of a scenario's unit (a ruleset's
  * init_unit: "a kind the tables do not have"): `new` names the place of
  * the attribute's value in the scenario. */

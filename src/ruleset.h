@@ -170,7 +170,10 @@ struct ord_ruleset {
 	int (*check_event)(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_diag *diag);
 	/* Resolve a phase: read its events, roll, read tables, add results, change state. */
 	int (*resolve_phase)(struct ord_ctx *ctx, const char *phase);
-	/* After the exchange: every place where what was done differs from the orders. */
+	/* After the exchange: every place where what was done differs from the
+	 * orders.  A problem of an order no event carries out yet names the
+	 * kind of event that would (ord_diag_item_kind, as order_events names
+	 * it), which the referee's report's <pending> carries. */
 	int (*check_execution)(struct ord_ctx *ctx, struct ord_diag *diag);
 	/* A unit as viewer_side may see it (NULL: the referee sees everything). */
 	int (*describe_unit)(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer_side,

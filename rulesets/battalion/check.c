@@ -1663,9 +1663,10 @@ static void melee_goes_on(struct ord_ctx *ctx, size_t i, struct ord_unit *u, str
 	back = bat_melee_with(ctx, w);
 	if (back && !strcmp(back, u->id) && bat_still_in_melee(ctx, w) && ord_ctx_unit_index(ctx, w) < i)
 		return; /* said of w */
-	ord_diag_add(d, 0, 0, u->id, "melee",
-		     "in the melee with '%s' since turn %ld, which continues, but no melee between them is recorded this turn: resolving the melee phase without one ends it (D14)",
-		     w->id, bat_st(ctx, u, "melee_since"));
+	ord_diag_item_kind(ord_diag_add(d, 0, 0, u->id, "melee",
+					"in the melee with '%s' since turn %ld, which continues, but no melee between them is recorded this turn: resolving the melee phase without one ends it (D14)",
+					w->id, bat_st(ctx, u, "melee_since")),
+			   "melee");
 }
 
 /* D6: "Down to -5 = retreat next turn", "rout, unit moves 3 turns
@@ -1687,12 +1688,14 @@ static void moves_back(struct ord_ctx *ctx, const struct ord_unit *u, unsigned d
 	if ((!routed && bat_st(ctx, u, "retreat_turn") != turn) || bat_st(ctx, u, "figures") <= 0 ||
 	    (did & (DID_MOVE | DID_LIMBER)))
 		return;
-	ord_diag_add(d, 0, 0, u->id,
-		     routed ? "rout, unit moves 3 turns backwards"
-			    : "retreat - unit must retreat next turn",
-		     "%s this turn: the rules move it back, but no move was recorded (a unit that could not move is recorded as move distance=0%s)",
-		     routed ? "routed" : "retreats",
-		     bat_is_arm(ctx, u, "artillery") ? "; an unlimbered gun limbers first" : "");
+	ord_diag_item_kind(ord_diag_add(d, 0, 0, u->id,
+					routed ? "rout, unit moves 3 turns backwards"
+					       : "retreat - unit must retreat next turn",
+					"%s this turn: the rules move it back, but no move was recorded (a unit that could not move is recorded as move distance=0%s)",
+					routed ? "routed" : "retreats",
+					bat_is_arm(ctx, u, "artillery") ? "; an unlimbered gun limbers first"
+									: ""),
+			   "move");
 }
 
 /* What event e did for the unit it names as its unit (DID_*). */
@@ -1772,31 +1775,41 @@ int bat_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		 * table (blocked, out of range): said, for the players to ask;
 		 * a blocked unit's move is recorded as 0" */
 		if (miss & DID_MOVE)
-			ord_diag_add(d, o->line, 0, u->id, dir ? dir->value : frac->value,
-				     "ordered to move (%s%s%s) but no move was recorded",
-				     dir ? dir->value : "", dir && frac ? " " : "",
-				     frac ? frac->value : "");
+			ord_diag_item_kind(ord_diag_add(d, o->line, 0, u->id,
+							dir ? dir->value : frac->value,
+							"ordered to move (%s%s%s) but no move was recorded",
+							dir ? dir->value : "", dir && frac ? " " : "",
+							frac ? frac->value : ""),
+					   "move");
 		if (miss & DID_CHARGE)
-			ord_diag_add(d, o->line, 0, u->id, "C",
-				     "ordered to charge (C) but no charge was recorded");
+			ord_diag_item_kind(ord_diag_add(d, o->line, 0, u->id, "C",
+							"ordered to charge (C) but no charge was recorded"),
+					   "move");
 		if (miss & DID_FORM)
-			ord_diag_add(d, o->line, 0, u->id, f->value,
-				     "ordered to form %s (%s) but no formation change was recorded",
-				     bat_form_code_formation(f->value), f->value);
+			ord_diag_item_kind(ord_diag_add(d, o->line, 0, u->id, f->value,
+							"ordered to form %s (%s) but no formation change was recorded",
+							bat_form_code_formation(f->value), f->value),
+					   "form");
 		if (miss & DID_UNLIMBER)
-			ord_diag_add(d, o->line, 0, u->id, "UL",
-				     "ordered to unlimber (UL) but no unlimbering was recorded");
+			ord_diag_item_kind(ord_diag_add(d, o->line, 0, u->id, "UL",
+							"ordered to unlimber (UL) but no unlimbering was recorded"),
+					   "unlimber");
 		if (miss & DID_LIMBER)
-			ord_diag_add(d, o->line, 0, u->id, "L",
-				     "ordered to limber (L) but no limbering was recorded");
+			ord_diag_item_kind(ord_diag_add(d, o->line, 0, u->id, "L",
+							"ordered to limber (L) but no limbering was recorded"),
+					   "limber");
 		/* a gun's fire is the event artillery, which the message
-		 * names (the web page's Record link opens its form) */
+		 * names and the item's kind is (the web page's Record link
+		 * opens its form) */
 		if (miss & DID_FIRE)
-			ord_diag_add(d, o->line, 0, u->id, fire ? fire->value : "@",
-				     "ordered to fire%s%s%s%s%s but no %s was recorded",
-				     fire ? " (" : "", fire ? fire->value : "", fire ? ")" : "",
-				     target ? " at " : "", target ? target->value : "",
-				     bat_is_arm(ctx, u, "artillery") ? "artillery fire" : "fire");
+			ord_diag_item_kind(ord_diag_add(d, o->line, 0, u->id, fire ? fire->value : "@",
+							"ordered to fire%s%s%s%s%s but no %s was recorded",
+							fire ? " (" : "", fire ? fire->value : "",
+							fire ? ")" : "", target ? " at " : "",
+							target ? target->value : "",
+							bat_is_arm(ctx, u, "artillery") ? "artillery fire"
+											: "fire"),
+					   bat_is_arm(ctx, u, "artillery") ? "artillery" : "fire");
 	}
 	free(did);
 	return 0;

@@ -2601,41 +2601,44 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		unit_done(ctx, u, &done);
 		for (j = 0; j < n; j++) {
 			const char *kind = group_waits(&g[j], &done);
+			struct ord_diag_item *di = NULL;
 
 			if (!kind)
 				continue;
 			if (!strcmp(kind, "angreb"))
-				ord_diag_add(d, o->line, g[j].tok->col, u->id, "16.2",
-					     "ordered to attack ('A') but no attack (angreb) was declared");
+				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "16.2",
+						  "ordered to attack ('A') but no attack (angreb) was declared");
 			/* a move or a fire not carried out may have its reason
 			 * on the table: said, for the players to ask; each
 			 * names the event kind that carries it out, which the
 			 * web page's Record button opens */
 			else if (!strcmp(kind, "flyt"))
-				ord_diag_add(d, o->line, g[j].tok->col, u->id, "13",
-					     "ordered to move ('%s') but no move (flyt) was recorded",
-					     g[j].code);
+				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "13",
+						  "ordered to move ('%s') but no move (flyt) was recorded",
+						  g[j].code);
 			else if (!strcmp(kind, "skyd") || !strcmp(kind, "artilleri")) {
 				/* at whom, so the referee need not look the sheet up */
 				const struct ord_token *t = ks_grp_tok(o, &g[j], ORD_TOK_TARGET);
 				const char *h = ks_grp_arg(o, &g[j], "hex");
-				ord_diag_add(d, o->line, g[j].tok->col, u->id, "15",
-					     "ordered to fire ('%s')%s%s%s but no fire (%s) was recorded",
-					     g[j].code, t || h ? " at " : "", t ? t->value : "",
-					     !t && h ? h : "", kind);
+				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "15",
+						  "ordered to fire ('%s')%s%s%s but no fire (%s) was recorded",
+						  g[j].code, t || h ? " at " : "",
+						  t ? t->value : "", !t && h ? h : "", kind);
 			} else if (!strcmp(kind, "genforsyning"))
-				ord_diag_add(d, o->line, g[j].tok->col, u->id, "6.8 genforsyning",
-					     "ordered to be resupplied ('GF') but no turn of resupply (genforsyning) was recorded (a resupply under way starts anew)");
+				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "6.8 genforsyning",
+						  "ordered to be resupplied ('GF') but no turn of resupply (genforsyning) was recorded (a resupply under way starts anew)");
 			else if (!strcmp(kind, "reparation"))
-				ord_diag_add(d, o->line, g[j].tok->col, u->id, "9.6",
-					     "ordered to repair ('REP') but no turn of repair (reparation) was recorded (a repair under way is interrupted)");
+				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "9.6",
+						  "ordered to repair ('REP') but no turn of repair (reparation) was recorded (a repair under way is interrupted)");
 			else if (!strcmp(kind, "formation")) {
 				char f[40];
 				ks_grp_formation(o, &g[j], f, sizeof(f));
-				ord_diag_add(d, o->line, g[j].tok->col, u->id, "12",
-					     "ordered to form %s ('FORM') but no formation change (formation) was recorded",
-					     f);
+				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "12",
+						  "ordered to form %s ('FORM') but no formation change (formation) was recorded",
+						  f);
 			}
+			/* the kind the message names, for the report's <pending> */
+			ord_diag_item_kind(di, kind);
 		}
 	}
 	/* 6.5: the half turn's retreat or flight owed in the turn of a U or
@@ -2643,6 +2646,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
 		struct ord_unit *u = ord_ctx_unit(ctx, i);
 		const struct ord_order *o = ord_ctx_order(ctx, u);
+		struct ord_diag_item *di;
 		struct ord_buf hint;
 		const char *from;
 		int grade = 0, placed = 0;
@@ -2652,12 +2656,17 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 		from = ks_st_str(ctx, u, "tvungen_fra");
 		ord_buf_init(&hint);
 		retreat_hint(ctx, u, 1, NULL, &hint);
-		ord_diag_add(d, o ? o->line : 0, 0, u->id, "6.5",
-			     "driven into %s this turn (%s%s%s%s): it must %s half a turn in this turn (6.5), but no %s (%s) was recorded%s",
-			     ks_moral_name(grade), ks_reason(ks_st_str(ctx, u, "moral_grund"), "en"),
-			     *from ? ", by '" : "", from, *from ? "'" : "",
-			     grade >= KS_FU ? "flee" : "retreat", grade >= KS_FU ? "flight" : "retreat",
-			     grade >= KS_FU && !placed ? "retraete or flugt" : "retraete", hint.buf);
+		di = ord_diag_add(d, o ? o->line : 0, 0, u->id, "6.5",
+				  "driven into %s this turn (%s%s%s%s): it must %s half a turn in this turn (6.5), but no %s (%s) was recorded%s",
+				  ks_moral_name(grade),
+				  ks_reason(ks_st_str(ctx, u, "moral_grund"), "en"),
+				  *from ? ", by '" : "", from, *from ? "'" : "",
+				  grade >= KS_FU ? "flee" : "retreat",
+				  grade >= KS_FU ? "flight" : "retreat",
+				  grade >= KS_FU && !placed ? "retraete or flugt" : "retraete",
+				  hint.buf);
+		/* a flight too is recorded as retraete (ks_order_events) */
+		ord_diag_item_kind(di, "retraete");
 		ord_buf_release(&hint);
 	}
 	/* a melee recorded and not resolved yet: its loser's half turn is
@@ -2699,6 +2708,7 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 									       w->id);
 				ord_diag_item_addf(di, ", not resolved yet: should it be driven into U or FU, it must retreat or flee half a turn in this turn (6.5), recorded after the melee and before the phase is resolved (the resolve carries it out only if it then owes it)%s",
 						   hint.buf);
+				ord_diag_item_kind(di, "retraete");
 			}
 			ord_buf_release(&hint);
 		}

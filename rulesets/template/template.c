@@ -412,13 +412,17 @@ static int tpl_check_execution(struct ord_ctx *ctx, struct ord_diag *diag)
 		int move, hit;
 
 		tpl_waits(ctx, u, &move, &hit);
+		/* each names the kind that carries it out (tpl_order_events),
+		 * for the report's <pending> and the web page's Record link */
 		if (move)
-			ord_diag_add(diag, o->line, 0, u->id, "orders",
-				     "ordered to move but no move was recorded");
+			ord_diag_item_kind(ord_diag_add(diag, o->line, 0, u->id, "orders",
+							"ordered to move but no move was recorded"),
+					   "move");
 		if (hit)
-			ord_diag_add(diag, o->line, 0, u->id, "orders",
-				     "ordered to attack @%s but no hit was recorded",
-				     ord_order_find(o, ORD_TOK_TARGET)->value);
+			ord_diag_item_kind(ord_diag_add(diag, o->line, 0, u->id, "orders",
+							"ordered to attack @%s but no hit was recorded",
+							ord_order_find(o, ORD_TOK_TARGET)->value),
+					   "hit");
 	}
 	return 0;
 }

@@ -122,6 +122,7 @@ void ord_diag_truncate(struct ord_diag *d, size_t n)
 		free(it->msg);
 		free(it->attr);
 		free(it->refs);
+		free(it->kind);
 	}
 }
 
@@ -159,6 +160,7 @@ static struct ord_diag_item *diag_vadd(struct ord_diag *d, unsigned line, unsign
 	it->attr = ord_strdup(attr ? attr : "");
 	it->refs = NULL;
 	it->nrefs = 0;
+	it->kind = ord_strdup("");
 	return it;
 }
 
@@ -203,6 +205,14 @@ void ord_diag_item_event(struct ord_diag_item *it, unsigned seq)
 	r->seq = seq;
 	r->at = at;
 	r->len = strlen(it->msg) - at;
+}
+
+void ord_diag_item_kind(struct ord_diag_item *it, const char *kind)
+{
+	if (!it)
+		return;
+	free(it->kind);
+	it->kind = ord_strdup(kind ? kind : "");
 }
 
 struct ord_diag_item *ord_diag_add_citing(struct ord_diag *d, unsigned line, unsigned col,

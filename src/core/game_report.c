@@ -410,7 +410,14 @@ static int put_pending(const struct ord_report_src *src, const struct out *o)
 		if (o->xml) {
 			ord_buf_adds(o->xml, "  <pending unit=\"");
 			ord_buf_add_xml(o->xml, it->unit);
-			ord_buf_addf(o->xml, "\" line=\"%u\">", it->line);
+			ord_buf_addf(o->xml, "\" line=\"%u\"", it->line);
+			/* the kind that carries it out, as the module names it */
+			if (*it->kind) {
+				ord_buf_adds(o->xml, " kind=\"");
+				ord_buf_add_xml(o->xml, it->kind);
+				ord_buf_addch(o->xml, '"');
+			}
+			ord_buf_addch(o->xml, '>');
 			ord_buf_add_xml(o->xml, it->msg);
 			ord_buf_adds(o->xml, "</pending>\n");
 		}

@@ -396,23 +396,6 @@ static xmlDocPtr report_doc(const struct ord_buf *xml)
 			     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 }
 
-/* Whether word is in text as a whole word. */
-static int has_word(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	for (p = text; n && (p = strstr(p, word)) != NULL; p++) {
-		int before = p > text &&
-			     ((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z'));
-		int after = (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z');
-
-		if (!before && !after)
-			return 1;
-	}
-	return 0;
-}
-
 /* Where a pending order's own order is read: the referee's report (its
  * <sheet> of each side, the sealed sheets' orders at their lines), the
  * game (whose side a unit is) and the notation its sheets are in. */
@@ -542,37 +525,25 @@ static void suggested_keys(struct ord_buf *out, const struct ord_event_kind *ek,
 
 /* A pending order's Record link: the page again with unit filled in the
  * unit field of every form of the phase, scrolled to the form of the kind
- * the message names (a kind of this phase, as a word: "no move was
- * recorded"), open.  None when the message names no kind of this phase
- * (an order of a later phase: "no fire was recorded" while moving).
- * The report's <pending> does not say which kind carries the order out:
- * the module's message names it (the battalion's "no move", the
- * Krigsspil's "no move (flyt)"), and a message that names none gets no
- * button.  A kind named after "no" is the one ("ordered to fire ... but
- * no artillery fire was recorded": a gun's), else the first named.  A
- * kind that takes a target (fire, artillery) gets the one the unit's
- * sealed order names (order_target), as the unit is the order's; the
- * keys of an event the message gives ready to record (suggested_keys).
- * NEEDSWORK: the kind is read from the message's words; the report's
- * <pending> should carry it (the module's order_events names it). */
+ * that carries the order out, open.  The report's <pending> names that
+ * kind (its kind attribute: the module's check of execution gives it, as
+ * its order_events does: the battalion's "move" of a move or a charge,
+ * the Krigsspil's "flyt"); none when it names none, or one of another
+ * phase (an order of a later phase: a fire while moving), or one that
+ * names no unit.  A kind that takes a target (fire, artillery) gets the
+ * one the unit's sealed order names (order_target), as the unit is the
+ * order's; the keys of an event the message gives ready to record
+ * (suggested_keys). */
 static void record_link(struct ord_buf *list, const struct ord_ruleset *rs, const char *phase,
-			const char *url, const char *lang, const char *unit, const char *what,
-			const struct order_at *at)
+			const char *url, const char *lang, const char *unit, const char *kind,
+			const char *what, const struct order_at *at)
 {
 	const struct ord_event_kind *ek, *match = NULL;
-	struct ord_buf no = ORD_BUF_INIT;
 	char *target;
-	int pass;
 
-	for (pass = 0; pass < 2 && !match; pass++)
-		for (ek = rs ? rs->events : NULL; ek && ek->name && !match; ek++) {
-			ord_buf_reset(&no);
-			ord_buf_addf(&no, "no %s", ek->name);
-			if (!strcmp(ek->phase, phase) && unit_key(ek) &&
-			    has_word(what, pass ? ek->name : no.buf))
-				match = ek;
-		}
-	ord_buf_release(&no);
+	for (ek = rs && *kind ? rs->events : NULL; ek && ek->name && !match; ek++)
+		if (!strcmp(ek->name, kind) && !strcmp(ek->phase, phase) && unit_key(ek))
+			match = ek;
 	if (!match || !*unit)
 		return;
 	ord_buf_adds(list, " <a class=\"button record\" href=\"");
@@ -633,11 +604,14 @@ static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ru
 		ord_buf_adds(list, "</span>");
 		if (url) {
 			xmlChar *line = xmlGetProp(n, BAD_CAST "line");
+			xmlChar *kind = xmlGetProp(n, BAD_CAST "kind");
 
 			at.line = (const char *)line;
 			record_link(list, rs, phase, url, lang, unit ? (const char *)unit : "",
-				    what ? (const char *)what : "", &at);
+				    kind ? (const char *)kind : "", what ? (const char *)what : "",
+				    &at);
 			xmlFree(line);
+			xmlFree(kind);
 		}
 		ord_buf_adds(list, "</li>");
 		xmlFree(unit);

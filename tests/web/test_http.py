@@ -323,6 +323,7 @@ def main():
     referee_audit(work)
     box_filled(work)
     suggested_event(work)
+    record_kind(work)
     passphrase_blanks(work)
     event_blanks(work)
     event_labels(work)
@@ -1894,6 +1895,44 @@ def suggested_event(work):
                re.search(r'<input id="ev-retraete-unit" name="k_unit"[^>]* value="%s"' % unit, page),
                "%s's retraete form is filled with unit, x and y: %r" %
                (unit, re.findall(r'<input id="ev-retraete-[^"]*"[^>]*>', page)))
+    finally:
+        srv.stop()
+
+
+def record_kind(work):
+    """A pending order's Record link opens the form of the kind the report's
+    <pending> names (its kind attribute: the module's, as its order_events
+    gives it), not a kind read from the message's words: a battalion
+    charge whose move was recorded without it (charge=no, overridden) still
+    waits for a move, though its message names none ("no charge was
+    recorded"); an order of a later phase gets none still."""
+    games = os.path.join(work, "games-kind")
+    os.makedirs(games)
+    g = W.make_game(games, "kd")
+    french = W.demo_sheet(1, "french")
+    ok("\nF1: \u2191 1/2 " in french, "the demo's F1 moves half a move")
+    W.run("submit", g, "--side", "french", "-", stdin=french.replace("\nF1: \u2191 1/2 ", "\nF1: \u2191 1/2 C ", 1))
+    W.run("submit", g, "--side", "allied", "-", stdin=W.demo_sheet(1, "allied"))
+    W.run("seal", g)
+    W.run("event", g, "move", "unit=F1", "distance=5", "charge=no", "--override", "the charge was called off")
+    xml = W.run("report", g, "--referee", "--xml").stdout
+    ok('<pending unit="F1" line="2" kind="move">ordered to charge (C) but no charge was recorded</pending>' in xml and
+       '<pending unit="A5" line="3" kind="fire">ordered to fire at F1 but no fire was recorded</pending>' in xml,
+       "the report's pending entries name the kind that carries each out: %s" %
+       re.findall(r"<pending .*?</pending>", xml))
+    srv = W.Server(games)
+    try:
+        c = W.Client(srv.url)
+        c.login("kd", "referee")
+        st, _, body = c.get("/g/kd/referee")
+        ok(st == 200 and
+           '<li><span><b>F1</b> ordered to charge (C) but no charge was recorded</span> '
+           '<a class="button record" href="/g/kd/referee?unit=F1&amp;kind=move#kind-move">Record move\u2026</a></li>'
+           in body,
+           "a pending charge has a Record link to the move form, the kind its <pending> names: %s" %
+           re.findall(r"<li><span><b>F1</b>.*?</li>", body))
+        ok("<b>A5</b> ordered to fire at F1 but no fire was recorded</span></li>" in body,
+           "an order of a later phase (a fire while moving) has no Record link")
     finally:
         srv.stop()
 
