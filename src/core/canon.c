@@ -300,7 +300,7 @@ void ord_canon_opening(struct ord_buf *out, const char *side, int version,
 }
 
 void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_canon_sealed *s,
-		    size_t n, const char *held, const unsigned char *referee_top)
+		    size_t n, const char *held, const unsigned char *referee_top, int sheets_checked)
 {
 	size_t i;
 
@@ -318,6 +318,8 @@ void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_
 	ord_canon_put(out, "held", held ? held : "");
 	if (referee_top)
 		ord_canon_put_hex(out, "referee_witness_top", referee_top, 32);
+	if (sheets_checked)
+		ord_canon_put(out, "sheets_checked", "1");
 }
 
 /* "V:HEX" of a "sealed.SIDE" line */

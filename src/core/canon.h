@@ -98,8 +98,11 @@ int ord_canon_sealed_get(const char *body, const char *side, int *version,
 /* 1 when the seal's entry body takes a sheet of that commitment for a side,
  * else 0. */
 int ord_canon_seal_takes(const char *body, const unsigned char commitment[32]);
+/* "seal".  sheets_checked: the seal checked every side's last sheet again
+ * against the units it holds (ord_game_live_sheets_valid), which the
+ * verifier then does too; a seal of an orderly before says nothing. */
 void ord_canon_seal(struct ord_buf *out, int turn, int forced, const struct ord_canon_sealed *s,
-		    size_t n, const char *held, const unsigned char *referee_top);
+		    size_t n, const char *held, const unsigned char *referee_top, int sheets_checked);
 /* "event": a referee event (override NULL when none).  args: "k=v\n" lines. */
 void ord_canon_event(struct ord_buf *out, unsigned seq, const char *phase, const char *kind,
 		     const char *args, const char *override, const char *checks);

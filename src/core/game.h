@@ -104,6 +104,15 @@ int ord_game_live_roster(struct ord_game *g, int turn, const unsigned char *side
  * or, an opening that logs none, every side and unit row against the
  * scenario (its parse); the first difference refused, ORD_EBADDATA. */
 int ord_game_live_units(struct ord_game *g, int turn);
+/* At a seal, after ord_game_live_units: every side's last sheet checked
+ * again as its submit checked it, against the units as the seal holds
+ * them; one the rules refuse now refused, ORD_EBADDATA, naming its first
+ * problem.  *checked 1 when the sheets were checked (the seal's entry says
+ * so, sheets_checked, and the verifier checks them again): not for a
+ * turn opened by an orderly before the roster's roots, whose sheets an
+ * orderly before may have taken, nor for a game with no referee (the seal
+ * holds commitments, not sheets). */
+int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked);
 
 /* A turn row (the current one when turn <= 0). */
 int ord_game_turn(struct ord_game *g, struct ord_store_turn *t, int turn);

@@ -126,7 +126,7 @@ int ord_game_seal(ord_game *g, int force)
 	struct ord_head head;
 	size_t i, nmissing = 0;
 	int64_t seq;
-	int err, late, have_key = 1;
+	int err, late, have_key = 1, checked = 0;
 
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
@@ -148,6 +148,10 @@ int ord_game_seal(ord_game *g, int force)
 	 * sheets it seals the ones logged (game_live.c) */
 	if ((err = current_fresh(g)) != 0 || (err = ord_game_live_units(g, t.turn)) != 0 ||
 	    (err = ord_game_live_sheets(g, &t, 0)) != 0)
+		goto out;
+	/* and each side's last sheet is one the rules take against them: a
+	 * submit holds no unit row to the log (game_live.c) */
+	if ((err = ord_game_live_sheets_valid(g, t.turn, &checked)) != 0)
 		goto out;
 	/* a side has handed in when it has a sheet or, referee-less, a commitment */
 	if ((err = ord_game_sides_lacking(g, t.turn, 0, &missing, &nmissing)) != 0)
@@ -217,7 +221,8 @@ int ord_game_seal(ord_game *g, int force)
 	/* every unit's order parsed once: an event reads only its units' */
 	if ((err = ord_game_index_orders(g, t.turn)) != 0)
 		goto out;
-	ord_canon_seal(&body, t.turn, force, cs, g->nsides, held.buf, g->witnessed ? wtop : NULL);
+	ord_canon_seal(&body, t.turn, force, cs, g->nsides, held.buf, g->witnessed ? wtop : NULL,
+		       checked);
 	if ((err = ord_game_log(g, &seq, t.turn, "seal", body.buf)) != 0 ||
 	    (err = ord_game_sign_head(g, t.turn, "seal", &head)) != 0 ||
 	    (err = ord_store_turn_set_state(g->db, t.turn, ORD_TURN_SEALED, 0,

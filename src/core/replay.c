@@ -152,7 +152,38 @@ static int blank_bytes(const unsigned char *p, size_t len)
 	return 1;
 }
 
-/* The stand-in each side the NMR policy stood in for must have got. */
+/* A sheet a side submitted, which a seal that says so checked again
+ * against the units it held (game_live.c, ord_game_live_sheets_valid): the
+ * rules must take it against the units as the turn opened, or it was taken
+ * against rows changed while it was submitted. */
+static void check_submitted(struct vr *x, struct ord_ctx *ctx, const struct ord_rec_sheet *s,
+			    const char *side)
+{
+	struct replay_check c = { x, ctx, side };
+	struct ord_diag d;
+
+	ord_diag_init(&d);
+	if (replay_check(&c, (const char *)s->bytes, s->len, &d)) {
+		struct ord_buf m = ORD_BUF_INIT;
+		if (d.n) {
+			ord_buf_addf(&m, "line %u: ", d.items[0].line);
+			if (*d.items[0].unit && !ord_diag_names_unit(&d.items[0]))
+				ord_buf_addf(&m, "unit '%s': ", d.items[0].unit);
+			ord_diag_item_format(&m, &d.items[0]);
+		} else {
+			ord_buf_adds(&m, "it does not read");
+		}
+		ord_vout_fail(x->v,
+			      "the sheet of %s, version %d, that the seal sealed is refused by the rules against the units as the turn opened (%s): it was taken against other unit rows",
+			      side, s->version, m.buf);
+		ord_buf_release(&m);
+	}
+	ord_diag_release(&d);
+}
+
+/* The stand-in each side the NMR policy stood in for must have got; a
+ * sheet a side submitted, one the rules take (when the seal says it
+ * checked them). */
 static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 {
 	const struct ord_record *r = x->r;
@@ -166,6 +197,8 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 		unsigned char h[32], last[32];
 		int have_last, want_repeat = 0;
 
+		if (s && !strcmp(s->source, "submitted") && x->sheets_checked)
+			check_submitted(x, ctx, s, side);
 		if (!s || !strcmp(s->source, "submitted"))
 			continue;
 		ord_buf_addf(&key, "last.%s", side);

@@ -1361,7 +1361,7 @@ static void check_seal(struct vr *x)
 	struct ord_canon_sealed *cs;
 	unsigned char top[32];
 	const struct ord_rec_entry *dl, *prev;
-	char *forced, *held_logged;
+	char *forced, *held_logged, *checked;
 	const char *when = "";
 	size_t i, j;
 	int64_t d;
@@ -1409,8 +1409,10 @@ static void check_seal(struct vr *x)
 	forced = ord_canon_get(x->seal->body, "forced");
 	held_logged = ord_canon_get(x->seal->body, "held");
 	have_top = ord_vr_body_hex(x->seal->body, "referee_witness_top", top, 32);
+	checked = ord_canon_get(x->seal->body, "sheets_checked");
+	x->sheets_checked = checked && !strcmp(checked, "1");
 	ord_canon_seal(&b, r->turn, forced && !strcmp(forced, "1"), cs, x->sc.nsides,
-		       held_logged ? held_logged : "", have_top ? top : NULL);
+		       held_logged ? held_logged : "", have_top ? top : NULL, x->sheets_checked);
 	if (strcmp(b.buf, x->seal->body))
 		ord_vout_fail(x->v,
 			      "the seal (entry %lld) does not name, for each side, the latest sheet it handed in before it",
@@ -1469,6 +1471,7 @@ static void check_seal(struct vr *x)
 		note_deadline_moved(x, dl, d, prev, held.buf);
 	free(forced);
 	free(held_logged);
+	free(checked);
 	free(cs);
 	ord_buf_release(&b);
 	ord_buf_release(&held);

@@ -55,6 +55,7 @@ struct vr {
 
 	struct sealed *sealed; /* per scenario side */
 	int have_sealed;
+	int sheets_checked; /* the seal says it checked every last sheet (canon.h) */
 	int have_key;
 	unsigned char dice_key[32];
 

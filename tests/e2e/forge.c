@@ -32,6 +32,9 @@
  *       print a receipt head of log entry SEQ, signed by the game's key,
  *       that states COMMITMENT (64 hex digits), whatever SEQ logs; AT
  *       "sealed": a head of the seal stating it (what the seal took or not)
+ *   ord_forge units-root GAME TURN
+ *       TURN's opening made to digest the unit rows as they are now (its
+ *       units_root: a unit given to another side, say), then rechain
  *   ord_forge stand-in-resolve GAME
  *       resolve the current phase of a witnessed game with the host's
  *       chain standing in for every side that has not revealed its link,
@@ -311,6 +314,39 @@ static void redraw_seed(ord_game *g, int turn)
 	rechain(g);
 }
 
+static int roster_unit(void *ud, const struct ord_store_unit *u)
+{
+	ord_game_roster_unit(ud, u);
+	return 0;
+}
+
+static void units_root(ord_game *g, int turn)
+{
+	sqlite3 *db = db_of(g);
+	sqlite3_stmt *st = prep(db, "SELECT seq FROM log WHERE kind = 'open' AND turn = ?");
+	struct ord_digest d;
+	unsigned char root[32];
+	char hex[65], *body, *nb;
+	int64_t seq;
+
+	sqlite3_bind_int(st, 1, turn);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		die("no opening of that turn");
+	seq = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	ord_digest_init(&d, ORD_ROSTER_TAG);
+	if (ord_store_roster_each(db, roster_unit, &d))
+		die("reading the unit rows");
+	ord_digest_final(&d, root);
+	ord_hex(hex, root, 32);
+	body = get_body(db, seq);
+	nb = set_field(body, "units_root", hex);
+	set_body(db, seq, nb);
+	free(body);
+	free(nb);
+	rechain(g);
+}
+
 static void digest(ord_game *g, int64_t seq)
 {
 	sqlite3 *db = db_of(g);
@@ -474,7 +510,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: ord_forge rechain|redraw-seed|digest|skip-phase|stand-in-nonce|stand-in-resolve|sign-close|sign-receipt GAME [ARG...]\n");
+			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|stand-in-resolve|sign-close|sign-receipt GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
@@ -515,6 +551,8 @@ int main(int argc, char **argv)
 		rechain(g);
 	} else if (!strcmp(argv[1], "redraw-seed") && argc == 4) {
 		redraw_seed(g, atoi(argv[3]));
+	} else if (!strcmp(argv[1], "units-root") && argc == 4) {
+		units_root(g, atoi(argv[3]));
 	} else if (!strcmp(argv[1], "digest") && argc == 4) {
 		digest(g, atoll(argv[3]));
 	} else if (!strcmp(argv[1], "stand-in-nonce") && argc == 5) {

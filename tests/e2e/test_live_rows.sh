@@ -5,7 +5,8 @@
 # key, a sheet's bytes or its row, an event's arguments, a side's key, a
 # unit's name); the next seal, event, resolve or exchange acted on the
 # edited row and chained its entry over it, and only the audit said so
-# afterwards (a red team's find).  Each is now refused as a damaged game
+# afterwards (a red team's find); a unit row changed only while a sheet
+# was submitted let the sheet order what the rules refuse.  Each is now refused as a damaged game
 # file (exit 65), naming the row and what the log holds, the file left byte
 # for byte as it was; the untouched game plays on.
 set -euo pipefail
@@ -116,10 +117,42 @@ expect_exit 0 ord submit unrostered.orderly --side red "$FIX/red-1.txt"
 refused forged-sheet unrostered.orderly "" "seal GAME" \
 	"the sheet of blue, version 1, of turn 1 (table sheet): its signature is not side blue's over its commitment (side blue's key as table side holds it)"
 
-# untouched, it seals
+# a unit given to another side while a sheet was submitted, and put back:
+# red orders blue's hussars, which its submit took against the changed
+# row (a submit holds no unit row to the log); the seal checks every last
+# sheet again against the units it holds, and refuses
+B3_RED="UPDATE unit SET side_id = (SELECT id FROM side WHERE name = 'red') WHERE uid = 'B3'"
+B3_BLUE="UPDATE unit SET side_id = (SELECT id FROM side WHERE name = 'blue') WHERE uid = 'B3'"
+printf '# Red, turn 1\nR1 \xe2\x86\x91 1/4 @B1\nR2 \xe2\x86\x92 1/2\nB3 \xe2\x86\x92 1/2\n' >red-b3.txt
+expect_exit 0 ord new b3.orderly --scenario "$FIX/scenario.xml"
+expect_exit 0 ord submit b3.orderly --side blue "$FIX/blue-1.txt"
+expect_exit 65 ord submit b3.orderly --side red red-b3.txt
+expect_in "$ERR" "red-b3.txt:4:1: unit 'B3' belongs to side blue, not red"
+sql b3.orderly "$B3_RED" >/dev/null
+expect_exit 0 ord submit b3.orderly --side red red-b3.txt
+sql b3.orderly "$B3_BLUE" >/dev/null
+cp b3.orderly b3.before
+expect_exit 65 ord seal b3.orderly
+expect_eq "$ERR" "orderly: 'b3.orderly': the sheet of red, version 1, of turn 1 (table sheet), which its submit took, is refused by the rules against the units as the turn's opening digests them (line 4: unit 'B3' belongs to side blue, not red (orders)): a unit's row was another while it was submitted: it was changed outside orderly ('orderly audit' says where); nothing was done" "a sheet taken against a unit of another side"
+cmp b3.orderly b3.before || fail "the refused seal changed the game file"
+# an orderly without that check seals it, the opening made to digest the
+# changed rows (ord_forge units-root): the audit's replay checks the
+# sealed sheets again against the units as the turn opened
+sql b3.orderly "$B3_RED" >/dev/null
+"$FORGE" units-root b3.orderly 1 || fail "ord_forge units-root b3.orderly 1"
+expect_exit 0 ord seal b3.orderly
+[[ "$(sql b3.orderly "SELECT body LIKE '%sheets_checked=1%' FROM log WHERE kind = 'seal'")" == 1 ]] ||
+	fail "the seal's entry does not say it checked the sheets"
+sql b3.orderly "$B3_BLUE" >/dev/null
+expect_exit 1 ord audit b3.orderly
+expect_in "$OUT" "BROKEN: the sheet of red, version 1, that the seal sealed is refused by the rules against the units as the turn opened (line 4: unit 'B3' belongs to side blue, not red (orders)): it was taken against other unit rows"
+
+# untouched, it seals, and its entry says it checked the sheets
 cp open.orderly sealed.orderly
 expect_exit 0 ord seal sealed.orderly
 SEAL=$(sql sealed.orderly "SELECT seq FROM log WHERE kind = 'seal'")
+[[ "$(sql sealed.orderly "SELECT body LIKE '%sheets_checked=1%' FROM log WHERE seq = $SEAL")" == 1 ]] ||
+	fail "the seal's entry does not say it checked the sheets"
 
 # ----------------------------------------------------- events and resolve
 # a sealed sheet's text changed after the seal: the phase would play the

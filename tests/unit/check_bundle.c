@@ -1845,7 +1845,7 @@ START_TEST(seal_bodies_read_back)
 	memset(s[2].commitment, 0x99, 32);
 	memset(other, 0x01, 32);
 	memset(top, 0x5a, 32);
-	ord_canon_seal(&body, 3, 0, s, 3, "red", top);
+	ord_canon_seal(&body, 3, 0, s, 3, "red", top, 0);
 
 	ck_assert_int_eq(ord_canon_sealed_get(body.buf, "blue", &version, c), 1);
 	ck_assert_int_eq(version, 2);
