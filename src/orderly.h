@@ -255,6 +255,8 @@ void ord_diag_item_format(struct ord_buf *out, const struct ord_diag_item *it);
  * a file name), the unit left out when the message names it; then, when
  * problems were only counted, "N more problems not listed". */
 void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out);
+/* One of those lines, without its line end. */
+void ord_diag_item_place(struct ord_buf *out, const struct ord_diag_item *it, const char *prefix);
 /* Order the items from index from on by line, then column (stable: items
  * of one place keep their order). */
 void ord_diag_sort(struct ord_diag *d, size_t from);

@@ -261,23 +261,27 @@ void ord_diag_item_format(struct ord_buf *out, const struct ord_diag_item *it)
 		ord_buf_addf(out, " (%s)", it->rule);
 }
 
+void ord_diag_item_place(struct ord_buf *out, const struct ord_diag_item *it, const char *prefix)
+{
+	if (prefix && *prefix)
+		ord_buf_addf(out, "%s:", prefix);
+	if (it->line && it->col) /* a column is counted from 1: 0 is none known */
+		ord_buf_addf(out, "%u:%u: ", it->line, it->col);
+	else if (it->line)
+		ord_buf_addf(out, "%u: ", it->line);
+	else if (prefix && *prefix)
+		ord_buf_adds(out, " ");
+	if (*it->unit && !ord_diag_names_unit(it))
+		ord_buf_addf(out, "unit '%s': ", it->unit);
+	ord_diag_item_format(out, it);
+}
+
 void ord_diag_format(const struct ord_diag *d, const char *prefix, struct ord_buf *out)
 {
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
-		const struct ord_diag_item *it = &d->items[i];
-		if (prefix && *prefix)
-			ord_buf_addf(out, "%s:", prefix);
-		if (it->line && it->col) /* a column is counted from 1: 0 is none known */
-			ord_buf_addf(out, "%u:%u: ", it->line, it->col);
-		else if (it->line)
-			ord_buf_addf(out, "%u: ", it->line);
-		else if (prefix && *prefix)
-			ord_buf_adds(out, " ");
-		if (*it->unit && !ord_diag_names_unit(it))
-			ord_buf_addf(out, "unit '%s': ", it->unit);
-		ord_diag_item_format(out, it);
+		ord_diag_item_place(out, &d->items[i], prefix);
 		ord_buf_addch(out, '\n');
 	}
 	/* after the problems listed, as the last thing read */

@@ -692,10 +692,8 @@ int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked)
 			ord_buf_addf(&m, "the sheet of %s, version %d, of turn %d (table sheet), which its submit took, is refused by the rules against the units as the turn's opening digests them (",
 				     g->sides[i].name, s.version, turn);
 			if (d.n) {
-				ord_buf_addf(&m, "line %u: ", d.items[0].line);
-				if (*d.items[0].unit && !ord_diag_names_unit(&d.items[0]))
-					ord_buf_addf(&m, "unit '%s': ", d.items[0].unit);
-				ord_diag_item_format(&m, &d.items[0]);
+				ord_buf_adds(&m, "line ");
+				ord_diag_item_place(&m, &d.items[0], NULL);
 			}
 			ord_buf_addf(&m, "): a unit's row was another while it was submitted");
 			err = refuse(g, m.buf);

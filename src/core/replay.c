@@ -166,10 +166,8 @@ static void check_submitted(struct vr *x, struct ord_ctx *ctx, const struct ord_
 	if (replay_check(&c, (const char *)s->bytes, s->len, &d)) {
 		struct ord_buf m = ORD_BUF_INIT;
 		if (d.n) {
-			ord_buf_addf(&m, "line %u: ", d.items[0].line);
-			if (*d.items[0].unit && !ord_diag_names_unit(&d.items[0]))
-				ord_buf_addf(&m, "unit '%s': ", d.items[0].unit);
-			ord_diag_item_format(&m, &d.items[0]);
+			ord_buf_adds(&m, "line ");
+			ord_diag_item_place(&m, &d.items[0], NULL);
 		} else {
 			ord_buf_adds(&m, "it does not read");
 		}

@@ -133,7 +133,7 @@ expect_exit 0 ord submit b3.orderly --side red red-b3.txt
 sql b3.orderly "$B3_BLUE" >/dev/null
 cp b3.orderly b3.before
 expect_exit 65 ord seal b3.orderly
-expect_eq "$ERR" "orderly: 'b3.orderly': the sheet of red, version 1, of turn 1 (table sheet), which its submit took, is refused by the rules against the units as the turn's opening digests them (line 4: unit 'B3' belongs to side blue, not red (orders)): a unit's row was another while it was submitted: it was changed outside orderly ('orderly audit' says where); nothing was done" "a sheet taken against a unit of another side"
+expect_eq "$ERR" "orderly: 'b3.orderly': the sheet of red, version 1, of turn 1 (table sheet), which its submit took, is refused by the rules against the units as the turn's opening digests them (line 4:1: unit 'B3' belongs to side blue, not red (orders)): a unit's row was another while it was submitted: it was changed outside orderly ('orderly audit' says where); nothing was done" "a sheet taken against a unit of another side"
 cmp b3.orderly b3.before || fail "the refused seal changed the game file"
 # an orderly without that check seals it, the opening made to digest the
 # changed rows (ord_forge units-root): the audit's replay checks the
@@ -145,7 +145,7 @@ expect_exit 0 ord seal b3.orderly
 	fail "the seal's entry does not say it checked the sheets"
 sql b3.orderly "$B3_BLUE" >/dev/null
 expect_exit 1 ord audit b3.orderly
-expect_in "$OUT" "BROKEN: the sheet of red, version 1, that the seal sealed is refused by the rules against the units as the turn opened (line 4: unit 'B3' belongs to side blue, not red (orders)): it was taken against other unit rows"
+expect_in "$OUT" "BROKEN: the sheet of red, version 1, that the seal sealed is refused by the rules against the units as the turn opened (line 4:1: unit 'B3' belongs to side blue, not red (orders)): it was taken against other unit rows"
 
 # untouched, it seals, and its entry says it checked the sheets
 cp open.orderly sealed.orderly
