@@ -3252,6 +3252,13 @@ START_TEST(test_unknown_flag_is_an_argument_error)
 				    "angriber=D1 forsvarer=L1 d_flag=hindring_ii,flnake", &col),
 			 "d_flag: unknown modifier flag 'flnake': did you mean 'flanke'?");
 	ck_assert_uint_eq(col, 45);
+	/* the word is the one the module names (ord_ctx_refuse_arg), not one
+	 * read back out of its message: a word with a quote in it is found
+	 * whole, at its own column, not cut at the quote */
+	col = 0;
+	ck_assert_str_eq(event_args("skyd", "unit=D1 maal=L1 zone=II flag=flanke,fl'nke", &col),
+			 "flag: unknown modifier flag 'fl'nke': did you mean 'flanke'?");
+	ck_assert_uint_eq(col, 37);
 	/* the choices are the tables' */
 	ck_assert_ptr_nonnull(strstr(event_args("skyd", "unit=D1 maal=L1 zone=II flag=x", NULL),
 				     "unknown modifier flag 'x'"));
