@@ -1614,6 +1614,16 @@ START_TEST(test_resolve_stand_in_by_mail)
 	ck_assert_not_in(r, "STAND-IN");
 	free(res);
 	free(r);
+	/* a refusal whose words hold "--stand-in" (the phase named so) is
+	 * none for links not revealed: the mail's way is not added */
+	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "RESOLVE --stand-in\n");
+	r = last_reply();
+	ck_assert_in(res, "referee commands: stopped");
+	ck_assert_in(r, "RESOLVE --stand-in: unknown phase '--stand-in' (expected one of movement, "
+			"fire, fire-morale, melee, melee-morale)\nstopped here");
+	ck_assert_not_in(r, "by mail: RESOLVE STAND-IN");
+	free(res);
+	free(r);
 	res = mail_to_judge("referee", "cmds", NULL, REF_PASS "CLOSE\n");
 	ck_assert_in(res, "referee commands: done");
 	free(res);
