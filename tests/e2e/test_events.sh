@@ -244,6 +244,13 @@ printf 'move unit=R2 x\n' >>twice.txt
 expect_exit 65 ord event i.game --file twice.txt --override "as measured"
 expect_in "$ERR" "twice.txt:3:1: unit 'R1' already moved this turn (the event of line 1)"
 expect_not_in "$ERR" "#2"
+# the events a problem names are the ones the checks name (ord_diag_item
+# refs), not words that read so: a unit the file calls "event #2" (the
+# number its line 1 would have been recorded under) is said as written
+printf 'move unit=R1 distance=1\nmove unit="event #2" distance=1\n' >named.txt
+expect_exit 65 ord event i.game --file named.txt
+expect_line "$ERR" "^named\.txt:2:6: unit: unknown unit 'event #2'$"
+expect_not_in "$ERR" "event of line"
 expect_exit 0 ord event i.game move unit=B1 distance=1 --override "a second bound, as agreed"
 # an override records no event twice: the same command again (the shell's
 # history), or a file run a second time, is refused and records nothing
