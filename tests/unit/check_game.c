@@ -1424,6 +1424,11 @@ START_TEST(test_event_refusal)
 	ord_diag_release(&d);
 	ck_assert_int_eq(db_int("SELECT count(*) FROM event"), 2);
 	ck_assert_int_eq(db_int("SELECT count(*) FROM event WHERE override = 'the umpire saw it'"), 1);
+	/* what the checks said, stored with it: each problem's "msg (rule)" */
+	ck_assert_int_eq(db_int("SELECT count(*) FROM event WHERE override = 'the umpire saw it' AND "
+				"checks = 'unit ''B3'': unit ''B3'' moved 5\" but its sheet orders no "
+				"move (orders may never be changed)'"),
+			 1);
 	/* B1 moved once already */
 	ord_diag_init(&d);
 	ck_assert_int_eq(event(g, "move", NULL, &d, "unit=B1", "distance=1", NULL), ORD_ECHECK);

@@ -705,6 +705,9 @@ START_TEST(test_reading_lines_of_the_mail)
 			"    # line 4 not accepted (see its problems): B9: \xe2\x86\x91 1/2\n");
 	/* the problems count so too (the quoted line is no line of the sheet) */
 	ck_assert_in(r, "line 3, col 4: unit 'B2': unknown code 'Qz'");
+	/* a problem's rule after its message, as every front-end writes it */
+	ck_assert_in(r, "line 4, col 1: unknown unit 'B9': did you mean 'B1' (1st Blue Foot)? "
+			"(orders)\n    B9 \xe2\x86\x91 1/2\n");
 	free(res);
 	free(r);
 }
