@@ -271,6 +271,9 @@ expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_exit 0 ord seal "$P" --force
 expect_in "$OUT" "no sheet from blue: the NMR policy stood in"
 expect_in "$OUT" "blue holds: its sheet of turn 1 is not valid now: sheet line 1, col 4: unit 'B1' is already in square: FSq changes nothing"
+# the line whole: the problem's rule after its message
+grep -qxF -- "blue holds: its sheet of turn 1 is not valid now: sheet line 1, col 4: unit 'B1' is already in square: FSq changes nothing (a formation change costs the unit −1/4 of its fire this turn) (order codes)" <<<"$OUT" ||
+	fail "the seal's line of blue's stand-in: $OUT"
 expect_exit 0 ord info "$P"
 expect_line "$OUT" "^  blue +no sheet: NMR policy 'hold' applied$"
 
@@ -290,6 +293,8 @@ expect_exit 0 ord exchange "$P"
 expect_exit 0 ord submit "$P" --side red red-1.txt
 expect_exit 0 ord seal "$P" --force
 expect_line "$OUT" "^blue repeats its sheet of turn 1 but B1 holds: sheet line 1, col 4: unit 'B1' is already in square: FSq changes nothing"
+grep -qxF -- "blue repeats its sheet of turn 1 but B1 holds: sheet line 1, col 4: unit 'B1' is already in square: FSq changes nothing (a formation change costs the unit −1/4 of its fire this turn) (order codes)" <<<"$OUT" ||
+	fail "the seal's line of blue's repeat: $OUT"
 expect_not_in "$OUT" "blue holds"
 expect_exit 0 ord info "$P"
 expect_line "$OUT" "^  blue +no sheet: NMR policy 'repeat' applied$"
