@@ -124,6 +124,9 @@ grep -v 'formation="square" reg="4"' "$BAT/tables.xml" >no-square.xml
 expect_exit 65 ord new "$G" --scenario "$BAT/examples/scenario.xml" --tables no-square.xml
 expect_in "$ERR" "$BAT/examples/scenario.xml:26:55: unit 'F1': no movement for light_infantry in square, a formation its orders may give it (FSq) (table 'movement' of no-square.xml)"
 expect_in "$ERR" "$BAT/examples/scenario.xml:41:95: unit 'A3': no movement for line_infantry in square (table 'movement' of no-square.xml)"
+# the line whole: the problem's rule ends it (ord_diag_item_format)
+grep -qxF -- "$BAT/examples/scenario.xml:41:95: unit 'A3': no movement for line_infantry in square (table 'movement' of no-square.xml)" <<<"$ERR" ||
+	fail "the line of A3's problem: $ERR"
 expect_no_game "$G"
 grep -v 'vaaben="riffel"' "$SRC/rulesets/krigsspil/skema.xml" >no-rifles.xml
 expect_exit 65 ord new "$G" --scenario "$KS/scenario.xml" --tables no-rifles.xml
