@@ -182,7 +182,7 @@ static const struct word_def formations[] = {
 
 /* 11: "Ved tvivlsspørgsmål regnes enheden altid at være i den tætteste
  * formation": a chain or swarm written with no density is dense, F_DENSE
- * (word_value says so; the ruleset reads the sheet's absent density so) */
+ * (word_value says so; the ruleset reads a sheet's FORM by word_value) */
 static const struct word_def densities[] = {
 	{ "taet", "tæt", { "taet" }, F_DENSE },
 	{ "tynd", "tynd", { "tynd" }, 0 },

@@ -147,7 +147,9 @@ int ks_grp_quarters(struct ord_ctx *ctx, const struct ord_order *o, const struct
 int ks_grp_hex(const struct ord_order *o, const struct ks_group *g, int *q, int *r);
 /* The first group with this code, or NULL. */
 const struct ks_group *ks_find(const struct ks_group *g, size_t n, const char *code);
-/* The formation a FORM group orders, in the Skema's names (skyttekaede_taet ...). */
+/* The formation a FORM group orders, in the Skema's names (skyttekaede_taet
+ * ...), as the ordre notation's word_value reads it: a chain or swarm of
+ * no density dense, from the notation's table of densities (11). */
 void ks_grp_formation(const struct ord_order *o, const struct ks_group *g, char *out, size_t n);
 /* Does the unit's order this turn have the code (anywhere on the line)? */
 int ks_ordered(struct ord_ctx *ctx, const struct ord_unit *u, const char *code);

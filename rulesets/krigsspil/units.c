@@ -621,16 +621,31 @@ const struct ks_group *ks_find(const struct ks_group *g, size_t n, const char *c
 	return NULL;
 }
 
+/*
+ * The formation and density of the group as the module's notation reads
+ * them (its word_value, notation.h): "skyttekaede" "tynd" is
+ * skyttekaede_tynd, "karre" karre.  A chain or swarm of no density is
+ * dense (11, "Ved tvivlsspørgsmål regnes enheden altid at være i den
+ * tætteste formation"): the notation gives an open order that states none
+ * the density its table of densities marks so (ordre: skyttekaede_taet),
+ * the rule stated there once, not here.  What the notation reads as none
+ * of its words (no formation: "") as written.
+ */
 void ks_grp_formation(const struct ord_order *o, const struct ks_group *g, char *out, size_t n)
 {
 	const char *f = ks_grp_arg(o, g, "formation"), *d = ks_grp_arg(o, g, "density");
+	const struct ord_notation *nt = NULL;
+	struct ord_buf w = ORD_BUF_INIT, v = ORD_BUF_INIT;
 
-	if (!f)
-		f = "";
-	if (!strcmp(f, "skyttekaede") || !strcmp(f, "svaerm"))
-		snprintf(out, n, "%s_%s", f, d ? d : "taet");
+	ord_buf_addf(&w, "%s%s%s", f ? f : "", d ? "_" : "", d ? d : "");
+	if (ord_notation_find(&nt, ord_ruleset_krigsspil.notation) != 0)
+		ord_error_clear();
+	if (nt && ORD_NOTATION_HAS(nt, 3) && nt->word_value && nt->word_value(&v, w.buf))
+		snprintf(out, n, "%s", v.buf);
 	else
-		snprintf(out, n, "%s", f);
+		snprintf(out, n, "%s", w.buf);
+	ord_buf_release(&v);
+	ord_buf_release(&w);
 }
 
 int ks_ordered(struct ord_ctx *ctx, const struct ord_unit *u, const char *code)

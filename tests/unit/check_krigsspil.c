@@ -5140,6 +5140,69 @@ START_TEST(test_formation_words_as_written)
 }
 END_TEST
 
+/* The formation the ruleset reads a sheet's FORM by (ks_grp_formation) is
+ * the one the ordre notation's word_value gives the same words: a chain or
+ * swarm of no density dense (11: in doubt, the densest formation), from
+ * the notation's table of densities, one statement of the rule (a
+ * ruleset of its own default would part from the table when either
+ * changed).  The formation of "D1 FORM written" (static buffer). */
+static const char *sheet_formation(const char *written)
+{
+	static char f[40];
+	struct ord_buf line = ORD_BUF_INIT;
+	struct ord_sheet sh;
+	struct ord_diag d;
+	struct ks_group g[KS_MAX_GROUPS];
+	size_t n;
+
+	ord_diag_init(&d);
+	ord_sheet_init(&sh);
+	ord_buf_addf(&line, "D1 FORM %s\n", written);
+	ck_assert_int_eq(ordre->parse(&sh, line.buf, line.len, &d), 0);
+	ck_assert_uint_eq(sh.n, 1);
+	n = ks_groups(&sh.orders[0], g, KS_MAX_GROUPS);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(g[0].code, "formation");
+	ks_grp_formation(&sh.orders[0], &g[0], f, sizeof(f));
+	ord_sheet_release(&sh);
+	ord_diag_release(&d);
+	ord_buf_release(&line);
+	return f;
+}
+
+START_TEST(test_formation_read_as_the_notation)
+{
+	static const struct {
+		const char *written, *formation;
+	} cases[] = {
+		{ "skk", "skyttekaede_taet" },
+		{ "Skyttekæde", "skyttekaede_taet" },
+		{ "sv", "svaerm_taet" },
+		{ "skk tæt", "skyttekaede_taet" },
+		{ "skk tynd", "skyttekaede_tynd" },
+		{ "SV TYND", "svaerm_tynd" },
+		{ "kar", "karre" },
+		{ "sou", "soutien" },
+	};
+	struct ord_buf v = ORD_BUF_INIT;
+	size_t i;
+
+	ck_assert_ptr_nonnull(ordre->word_value);
+	for (i = 0; i < ORD_ARRAY_SIZE(cases); i++) {
+		const char *f = sheet_formation(cases[i].written);
+
+		ck_assert_msg(!strcmp(f, cases[i].formation), "FORM %s: %s, expected %s",
+			      cases[i].written, f, cases[i].formation);
+		/* the notation's word_value of the same words */
+		ck_assert(ordre->word_value(&v, cases[i].written));
+		ck_assert_str_eq(f, v.buf);
+	}
+	/* a chain put out is read apart (slot chain), not in the formation */
+	ck_assert_str_eq(sheet_formation("lin tk"), "linie");
+	ord_buf_release(&v);
+}
+END_TEST
+
 /* A battery's fire at a zone its ammunition is not used at (15
  * "Ammunitionstyper", the zoner of ammunitionstyper: shell at II and III)
  * is refused when recorded, naming the battery, the ammunition, its zones
@@ -8075,6 +8138,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_rule_numbers_from_the_skema);
 	tcase_add_test(tc, test_fire_out_of_range);
 	tcase_add_test(tc, test_formation_words_as_written);
+	tcase_add_test(tc, test_formation_read_as_the_notation);
 	tcase_add_test(tc, test_ammo_zone_refused_and_resolved);
 	tcase_add_test(tc, test_ammo_zone_game_made_before);
 	tcase_add_test(tc, test_pursuit_by_rule);
