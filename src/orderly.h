@@ -1012,6 +1012,13 @@ struct ord_verify_opts {
 	const char *tables;
 	size_t tables_len;
 	const char *tables_name;
+	/* what the names of the game's head files begin with where the
+	 * output names one to give (NULL or "": none, "open-1.head"): the
+	 * judge and the web page name a game's files after it
+	 * ("crossroads-" gives "crossroads-close-1-2.head"), and the bundle
+	 * carries only the game's id (`verify` takes it from the bundle's own
+	 * name, when that is theirs: "crossroads-turn-1.xml") */
+	const char *head_prefix;
 };
 /*
  * Check a bundle offline: its signature, the chain of its log entries,

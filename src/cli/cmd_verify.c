@@ -50,6 +50,38 @@ static int is_commitment(const char *s)
 	return i == 64 || (i > 0 && access(s, F_OK) != 0);
 }
 
+/* What the bundle's own name begins with when it is the one the judge and
+ * the web page give it, GAME-turn-N.xml (docs/pbem.md): "GAME-", with
+ * which they name the game's heads too; else "" (a name of the
+ * characters theirs are made of only).  In buf, of at least strlen(path)
+ * + 1 bytes. */
+static const char *bundle_head_prefix(const char *path, char *buf)
+{
+	const char *base = strrchr(path, '/'), *end;
+	size_t len, i;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	buf[0] = '\0';
+	if (len < 4 || strcmp(base + len - 4, ".xml"))
+		return buf;
+	end = base + len - 4;
+	if (end == base || !strchr("0123456789", end[-1]))
+		return buf;
+	while (end > base && strchr("0123456789", end[-1]))
+		end--;
+	if ((size_t)(end - base) < 7 || strncmp(end - 6, "-turn-", 6))
+		return buf;
+	len = (size_t)(end - 5 - base); /* up to its '-' */
+	for (i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
+			    base[i]))
+			return buf;
+	memcpy(buf, base, len);
+	buf[len] = '\0';
+	return buf;
+}
+
 /* A receipt file: a head the game signed at "receipt" or "sealed".  Prints the error
  * naming the file and what was expected; its exit status, or 0. */
 static int load_receipt(const char *path, struct ord_head *h)
@@ -91,6 +123,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	unsigned char pk[32], (*receipts)[32] = NULL;
 	struct ord_head *heads = NULL, *rcpt_heads = NULL;
 	const char **rcpt_names = NULL;
+	char *prefix = NULL;
 	size_t nbare = 0, nrcpt = 0;
 	struct ord_verify_opts vo;
 	int rc, xml = 0, resolved = 0;
@@ -213,6 +246,10 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	vo.given_links = given;
 	vo.ngiven_links = ngiven;
 	vo.record_name = record_s ? cli_input_name(record_s) : NULL;
+	prefix = malloc(strlen(argv[1]) + 1);
+	if (!prefix)
+		abort();
+	vo.head_prefix = bundle_head_prefix(argv[1], prefix);
 	if (scenario_s) {
 		vo.scenario = scenario.buf ? scenario.buf : "";
 		vo.scenario_len = scenario.len;
@@ -284,6 +321,7 @@ out:
 	free(rcpt_names);
 	free(rheads);
 	free(given);
+	free(prefix);
 	ord_buf_release(&bundle);
 	ord_buf_release(&scenario);
 	ord_buf_release(&tables);

@@ -1065,8 +1065,10 @@ static void check_header(struct ord_vout *v, const char *rs, const char *ref, co
 
 /* The phases (bits of mask) whose close no head the player gave matches:
  * with every link in hand, the referee may have recorded their events
- * again in another order and closed them anew (red-team finding 14). */
-static void unkept_closes(struct ord_buf *out, int turn, uint64_t mask, int n)
+ * again in another order and closed them anew (red-team finding 14).  Their
+ * heads are named as the player keeps them: prefix (the judge's "GAME-",
+ * or "") before each. */
+static void unkept_closes(struct ord_buf *out, int turn, uint64_t mask, int n, const char *prefix)
 {
 	int p, k = 0, all = 0;
 
@@ -1080,7 +1082,7 @@ static void unkept_closes(struct ord_buf *out, int turn, uint64_t mask, int n)
 	ord_buf_adds(out, " (");
 	for (p = 1, k = 0; p <= 64; p++)
 		if ((mask >> (p - 1)) & 1)
-			ord_buf_addf(out, "%sclose-%d-%d.head", k++ ? ", " : "", turn, p);
+			ord_buf_addf(out, "%s%sclose-%d-%d.head", k++ ? ", " : "", prefix, turn, p);
 	ord_buf_addf(out,
 		     "): nothing shows %s events were not recorded again after the links were revealed, to choose the dice\n",
 		     all > 1 ? "their" : "its");
@@ -1103,6 +1105,7 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 {
 	size_t i;
 	int n = 0;
+	const char *prefix = o && o->head_prefix ? o->head_prefix : "";
 
 	if (!o || !o->pubkey)
 		ord_buf_addf(out, "%s  no --pubkey: the signature ties the bundle to no key you know\n",
@@ -1117,11 +1120,11 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			     n++ ? "" : "not checked:\n");
 	else if (!f->opening_matched)
 		ord_buf_addf(out,
-			     "%s  no --head of turn %d's opening (open-%d.head%s): nothing shows the turn was not opened again from other unit states\n",
-			     n++ ? "" : "not checked:\n", r->turn, r->turn,
+			     "%s  no --head of turn %d's opening (%sopen-%d.head%s): nothing shows the turn was not opened again from other unit states\n",
+			     n++ ? "" : "not checked:\n", r->turn, prefix, r->turn,
 			     r->turn > 1 ? ", the previous exchange's" : "");
 	if (f->closes_unkept)
-		unkept_closes(out, r->turn, f->closes_unkept, n++);
+		unkept_closes(out, r->turn, f->closes_unkept, n++, prefix);
 	if (!o || (!o->nreceipts && !o->nreceipt_heads))
 		ord_buf_addf(out, "%s  no --receipt: your sheet was not checked\n",
 			     n++ ? "" : "not checked:\n");

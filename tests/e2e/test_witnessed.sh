@@ -262,6 +262,24 @@ expect_in "$OUT" "the head you kept of turn 1's close"
 expect_in "$OUT" "verified: every check holds"
 # the closes whose head he did not give are said not checked (finding 14)
 expect_in "$OUT" "  no --head of turn 1's close of phases 3, 4 and 5 (close-1-3.head, close-1-4.head, close-1-5.head): nothing shows their events were not recorded again after the links were revealed, to choose the dice"
+expect_in "$OUT" "  no --head of turn 1's opening (open-1.head): nothing shows"
+# a bundle named as the judge and the web page name it (GAME-turn-N.xml)
+# names the heads as they do too (GAME-close-T-P.head, GAME-open-N.head):
+# the bundle carries the game's id, not its name
+mkdir -p mailed
+cp w.xml mailed/crossroads-turn-1.xml
+expect_exit 0 ord verify mailed/crossroads-turn-1.xml --pubkey "$KEY" --receipt "$BLUE" --head seal.head \
+	--head close-1.head --head close-2.head --head exchange.head
+expect_in "$OUT" "verified: every check holds"
+expect_eq "$(grep -F "'s close of phase" <<<"$OUT")" "  no --head of turn 1's close of phases 3, 4 and 5 (crossroads-close-1-3.head, crossroads-close-1-4.head, crossroads-close-1-5.head): nothing shows their events were not recorded again after the links were revealed, to choose the dice" "the close heads named after the bundle's name"
+expect_eq "$(grep -F "'s opening" <<<"$OUT")" "  no --head of turn 1's opening (crossroads-open-1.head): nothing shows the turn was not opened again from other unit states" "the opening head named after the bundle's name"
+# a name of another form: the heads' bare names, as for w.xml
+for name in turn-1.xml crossroads-turn-1.xml.bak crossroads-turn-.xml crossroads-turn-1.bundle "my game-turn-1.xml"; do
+	cp w.xml "mailed/$name"
+	expect_exit 0 ord verify "mailed/$name" --pubkey "$KEY" --receipt "$BLUE" --head seal.head \
+		--head close-1.head --head close-2.head --head exchange.head
+	expect_eq "$(grep -F "'s close of phase" <<<"$OUT")" "  no --head of turn 1's close of phases 3, 4 and 5 (close-1-3.head, close-1-4.head, close-1-5.head): nothing shows their events were not recorded again after the links were revealed, to choose the dice" "the close heads of a bundle named '$name'"
+done
 # with every close head: no such line
 for p in 3 4 5; do expect_exit 0 ord head w.game --at close --phase $p -o close-$p.head; done
 expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head open.head --head seal.head \
