@@ -130,6 +130,16 @@ struct ord_tables_range {
 	double min, max;   /* inclusive; max INFINITY: no upper bound */
 	int whole;         /* 1: a whole number */
 };
+/* A parameter's range, as a module's list writes one (table NULL): a whole
+ * number, or any number, from min to max. */
+#define ORD_TABLES_WHOLE(name, min, max)      \
+	{                                     \
+		NULL, (name), (min), (max), 1 \
+	}
+#define ORD_TABLES_NUM(name, min, max)        \
+	{                                     \
+		NULL, (name), (min), (max), 0 \
+	}
 /* 0, or ORD_EBADDATA: "tables.xml:199: parameter 'artillery_die' is 0
  * (expected a whole number from 2 to 1000)".  What is absent is left to
  * ord_tables_require. */

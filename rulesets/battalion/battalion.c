@@ -500,19 +500,19 @@ static const char *const module_params[] = {
 /* The values this file can work with, checked at load (bat_load checks
  * its own): whole turns and figures, a count of hits, degrees. */
 static const struct ord_tables_range module_ranges[] = {
-	{ NULL, "column_firers", 0, 10000, 1 },
-	{ NULL, "gun_crew_max", 1, 10000, 1 },
-	{ NULL, "gun_hits_silence", 1, 1000, 1 },
-	{ NULL, "charge_interval", 0, 1000, 1 },
-	{ NULL, "unlimber_turns", 0, 1000, 1 },
-	{ NULL, "unlimber_turns_horse", 0, 1000, 1 },
-	{ NULL, "rout_turns", 0, 1000, 1 },
-	{ NULL, "rout_penalty_turns", 0, 1000, 1 },
-	{ NULL, "dress_ranks_turns", 0, 1000, 1 },
-	{ NULL, "forward_within", 0, 180, 0 },
-	{ NULL, "morale_chart", 0, 1, 1 },
-	{ NULL, "skirmish_screen_max", 0, INFINITY, 0 },
-	{ NULL, "fire_over_clearance", 0, INFINITY, 0 },
+	ORD_TABLES_WHOLE("column_firers", 0, 10000),
+	ORD_TABLES_WHOLE("gun_crew_max", 1, 10000),
+	ORD_TABLES_WHOLE("gun_hits_silence", 1, 1000),
+	ORD_TABLES_WHOLE("charge_interval", 0, 1000),
+	ORD_TABLES_WHOLE("unlimber_turns", 0, 1000),
+	ORD_TABLES_WHOLE("unlimber_turns_horse", 0, 1000),
+	ORD_TABLES_WHOLE("rout_turns", 0, 1000),
+	ORD_TABLES_WHOLE("rout_penalty_turns", 0, 1000),
+	ORD_TABLES_WHOLE("dress_ranks_turns", 0, 1000),
+	ORD_TABLES_NUM("forward_within", 0, 180),
+	ORD_TABLES_WHOLE("morale_chart", 0, 1),
+	ORD_TABLES_NUM("skirmish_screen_max", 0, INFINITY),
+	ORD_TABLES_NUM("fire_over_clearance", 0, INFINITY),
 };
 
 /* ---- helpers the module's files share (bat.h) ---- */

@@ -79,14 +79,8 @@ static const struct ord_tables_need_field needed_fields[] = {
 /* The values the code can work with (a die needs two faces, a tray a
  * figure), checked at load like the tables; the module's own parameters
  * are checked in battalion.c. */
-#define WHOLE(name, min, max)           \
-	{                               \
-		NULL, name, min, max, 1 \
-	}
-#define NUM(name, min, max)             \
-	{                               \
-		NULL, name, min, max, 0 \
-	}
+#define WHOLE ORD_TABLES_WHOLE
+#define NUM ORD_TABLES_NUM
 static const struct ord_tables_range ranges[] = {
 	WHOLE("figures_per_tray", 1, 1000),
 	WHOLE("move_fraction_parts", 1, 100),

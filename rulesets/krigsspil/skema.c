@@ -195,14 +195,8 @@ static const struct ord_tables_need_field needed_fields[] = {
 /* The values the code can work with, checked at load like the tables: a
  * die of two faces or more, a firing unit of a figure or more, shares and
  * percents within their whole, whole turns and figures. */
-#define WHOLE(name, min, max)           \
-	{                               \
-		NULL, name, min, max, 1 \
-	}
-#define NUM(name, min, max)             \
-	{                               \
-		NULL, name, min, max, 0 \
-	}
+#define WHOLE ORD_TABLES_WHOLE
+#define NUM ORD_TABLES_NUM
 #define MANY INFINITY
 static const struct ord_tables_range ranges[] = {
 	WHOLE("terning", 2, 1000),
