@@ -12,6 +12,10 @@
 
 #include "orderly.h"
 
+/* The parts of the binary it loads when a command first needs one
+ * (plugins.c): a line for each, where it is or that it is missing. */
+void cli_plugins_where(FILE *out);
+
 /* Exit statuses (sysexits). */
 enum cli_exit {
 	CLI_OK = 0,       /* success */

@@ -1,6 +1,7 @@
 /*
- * cmd_version.c - `orderly version`: the version of orderly, and the
- * revisions of the rules each phase it resolves is logged with.
+ * cmd_version.c - `orderly version`: the version of orderly, the
+ * revisions of the rules each phase it resolves is logged with, and where
+ * its parts are (plugins.c).
  */
 #include <stdio.h>
 
@@ -23,5 +24,6 @@ int cmd_version(const struct cli_cmd *cmd, int argc, char **argv)
 		const char *rev = ord_ruleset_revision(rs);
 		printf("%s rules revision %s\n", rs->name, rev ? rev : "(not named)");
 	}
+	cli_plugins_where(stdout);
 	return CLI_OK;
 }

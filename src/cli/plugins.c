@@ -95,23 +95,31 @@ refuse(const struct plugin *p, const char *path, const char *fmt, ...)
 	exit(CLI_UNAVAILABLE);
 }
 
+/* Where file is looked for, into path (n bytes): the first place that
+ * holds it, else the last looked at; 1 when it is there. */
+static int where(const char *file, char *path, size_t n)
+{
+	char dir[PATH_MAX];
+
+	if (binary_dir(dir, sizeof(dir)) == 0) {
+		snprintf(path, n, "%s/%s", dir, file);
+		if (access(path, F_OK) == 0)
+			return 1;
+		snprintf(path, n, "%s/%s/%s", dir, ORD_PLUGINDIR_REL, file);
+		if (access(path, F_OK) == 0)
+			return 1;
+	}
+	snprintf(path, n, "%s/%s", ORD_PLUGINDIR, file);
+	return access(path, F_OK) == 0;
+}
+
 static void load(struct plugin *p)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 64];
+	char path[PATH_MAX + 64];
 	const void *(*entry)(void);
 	void *h;
 
-	snprintf(path, sizeof(path), "%s/%s", ORD_PLUGINDIR, p->file);
-	if (binary_dir(dir, sizeof(dir)) == 0) {
-		char near[sizeof(path)], installed[sizeof(path)];
-
-		snprintf(near, sizeof(near), "%s/%s", dir, p->file);
-		snprintf(installed, sizeof(installed), "%s/%s/%s", dir, ORD_PLUGINDIR_REL, p->file);
-		if (access(near, F_OK) == 0)
-			memcpy(path, near, sizeof(path));
-		else if (access(installed, F_OK) == 0)
-			memcpy(path, installed, sizeof(path));
-	}
+	where(p->file, path, sizeof(path));
 	if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
 		refuse(p, path, "%s", dlerror());
 	*(void **)&entry = dlsym(h, p->entry);
@@ -133,6 +141,23 @@ static void load(struct plugin *p)
 ONCE(png)
 ONCE(mime)
 ONCE(web)
+
+void cli_plugins_where(FILE *out)
+{
+	const struct plugin *parts[] = { &png, &mime, &web };
+	char path[PATH_MAX + 64], real[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+		if (where(parts[i]->file, path, sizeof(path)))
+			fprintf(out, "part %s: %s\n", parts[i]->file,
+				realpath(path, real) ? real : path);
+		else
+			fprintf(out,
+				"part %s: not installed (looked for beside the binary, in %s from it, and at %s)\n",
+				parts[i]->file, ORD_PLUGINDIR_REL, path);
+	}
+}
 
 #define PNG (pthread_once(&png_once, load_png), (const struct ord_png *)png.table)
 #define MIME (pthread_once(&mime_once, load_mime), (const struct mail_mime *)mime.table)

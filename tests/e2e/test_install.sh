@@ -39,6 +39,8 @@ lib=$(cd "$P" && find lib* -maxdepth 2 -type d -name orderly | head -1)
 for part in orderly-png.so orderly-mime.so orderly-web.so; do
 	[[ -s "$P/$lib/$part" ]] || fail "not installed: LIBDIR/orderly/$part"
 done
+expect_exit 0 "$P/bin/orderly" version
+expect_in "$OUT" "part orderly-png.so: $(cd "$P/$lib" && pwd -P)/orderly-png.so"
 expect_exit 0 "$P/bin/orderly" chart "$TMP/g.game" --referee -o "$TMP/g.png"
 [[ "$(head -c 4 "$TMP/g.png" | od -An -tx1 | tr -d ' \n')" == 89504e47 ]] ||
 	fail "the installed binary made no PNG"

@@ -27,6 +27,18 @@ loaded() {
 	LD_DEBUG=files "$@" 2>&1 >/dev/null | sed -n 's/^ *[0-9]*:[[:space:]]*file=\([^ ]*\) \[0\];  \(needed\|dynamically loaded\) by .*/\1/p' | sort -u
 }
 
+# `orderly version` says where each part is, and loads none
+BIN_DIR=$(cd "$(dirname "$ORDERLY")" && pwd -P)
+run ord version
+expect_eq "$RC" 0 "orderly version"
+for part in orderly-png.so orderly-mime.so orderly-web.so; do
+	expect_in "$OUT" "part $part: $BIN_DIR/$part"
+done
+objs=$(loaded "$ORDERLY" version)
+if grep -E "orderly-(png|mime|web)\\.so" <<<"$objs"; then
+	fail "orderly version loaded the parts above"
+fi
+
 S=$SRC/rulesets/battalion/examples
 D=$S/demo
 G=$TMP/b.game
@@ -96,5 +108,8 @@ else
 	expect_eq "$(sha256sum <"$G2")" "$before" "the game file after the refused deadline"
 	run "$TMP/alone/orderly" audit "$G"
 	expect_eq "$RC" 0 "an audit by the copy alone"
+	run "$TMP/alone/orderly" version
+	expect_eq "$RC" 0 "orderly version of the copy alone"
+	expect_in "$OUT" "part orderly-png.so: not installed (looked for beside the binary, in ../lib/orderly from it, and at $last)"
 fi
 note "ok"
