@@ -1827,8 +1827,10 @@ static int melee_ended_unrecorded(struct ord_ctx *ctx, const struct ord_unit *u)
 	struct ord_result_view r;
 	size_t i, tail = strlen(BAT_MELEE_ENDED_TAIL), len;
 
-	for (i = 0; i < ord_ctx_nresults(ctx); i++) {
-		if (ord_ctx_result_get(ctx, i, &r) != 0) {
+	/* u's results alone: every result of the turn for every unit made a
+	 * phase of 100,000 units take 34 s */
+	for (i = 0; i < ord_ctx_unit_nresults(ctx, u); i++) {
+		if (ord_ctx_unit_result_get(ctx, u, i, &r) != 0) {
 			ord_error_clear();
 			return 0;
 		}

@@ -361,7 +361,8 @@ static void result_release(const struct ord_ctx *ctx, struct ord_ctx_result *r)
 	}
 }
 
-/* The results' values parsed for ord_ctx_result_get, let go. */
+/* The results' values parsed for ord_ctx_result_get, and the results by
+ * unit, let go (wherever the results are). */
 static void result_kv_release(struct ord_ctx *ctx)
 {
 	size_t i;
@@ -371,6 +372,10 @@ static void result_kv_release(struct ord_ctx *ctx)
 	free(ctx->result_kv);
 	ctx->result_kv = NULL;
 	ctx->nresult_kv = 0;
+	free(ctx->unit_result_at);
+	free(ctx->unit_results);
+	ctx->unit_result_at = ctx->unit_results = NULL;
+	ctx->unit_results_n = ctx->unit_results_units = 0;
 }
 
 static const struct ord_kv no_texts;
@@ -1635,6 +1640,61 @@ int ord_ctx_result_get(struct ord_ctx *ctx, size_t i, struct ord_result_view *ou
 	if (r->texts && r->texts->n > 1 && ord_ctx_lang(ctx) && ord_kv_get(r->texts, ord_ctx_lang(ctx)))
 		out->explanation = ord_kv_get(r->texts, ord_ctx_lang(ctx));
 	return 0;
+}
+
+/* The results by unit, for every result and unit so far: two passes, a
+ * count and a place for each.  A result whose unit is none of ctx's units
+ * (by id; a partial context loads none for it) is in no unit's. */
+static void unit_results_make(struct ord_ctx *ctx)
+{
+	size_t i, n = ctx->nunits, *at;
+	size_t *unit_of = ord_xmalloc((ctx->nresults ? ctx->nresults : 1) * sizeof(*unit_of));
+
+	free(ctx->unit_result_at);
+	free(ctx->unit_results);
+	ctx->unit_result_at = at = ord_xcalloc(n + 2, sizeof(*at));
+	for (i = 0; i < ctx->nresults; i++) {
+		const struct ord_unit *u = map_find(ctx, &ctx->by_id, ctx->results[i].unit, 0);
+		unit_of[i] = u && !strcmp(u->id, ctx->results[i].unit) ? ord_ctx_unit_index(ctx, u)
+								       : n;
+		if (unit_of[i] < n)
+			at[unit_of[i] + 2]++;
+	}
+	for (i = 2; i < n + 2; i++)
+		at[i] += at[i - 1];
+	ctx->unit_results = ord_xmalloc((ctx->nresults ? ctx->nresults : 1) * sizeof(size_t));
+	for (i = 0; i < ctx->nresults; i++)
+		if (unit_of[i] < n)
+			ctx->unit_results[at[unit_of[i] + 1]++] = i;
+	free(unit_of);
+	ctx->unit_results_n = ctx->nresults;
+	ctx->unit_results_units = n;
+}
+
+size_t ord_ctx_unit_nresults(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	size_t i;
+
+	if (ctx->lean_results || !ctx->nresults)
+		return 0;
+	if (!ctx->unit_result_at || ctx->unit_results_n != ctx->nresults ||
+	    ctx->unit_results_units != ctx->nunits)
+		unit_results_make(ctx);
+	i = ord_ctx_unit_index(ctx, u);
+	return i < ctx->nunits ? ctx->unit_result_at[i + 1] - ctx->unit_result_at[i] : 0;
+}
+
+int ord_ctx_unit_result_get(struct ord_ctx *ctx, const struct ord_unit *u, size_t k,
+			    struct ord_result_view *out)
+{
+	size_t n = ord_ctx_unit_nresults(ctx, u);
+
+	if (k >= n)
+		return ord_error_set(ORD_ENOTFOUND, "no result %zu of unit '%s' (there are %zu)", k,
+				     u->id, n);
+	return ord_ctx_result_get(ctx,
+				  ctx->unit_results[ctx->unit_result_at[ord_ctx_unit_index(ctx, u)] + k],
+				  out);
 }
 
 int ord_ctx_result_texts(struct ord_ctx *ctx, unsigned event_seq, const char *unit_id,

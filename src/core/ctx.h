@@ -131,6 +131,12 @@ struct ord_ctx {
 	 * look-ups): the first nresult_kv, made as they are asked for */
 	struct ord_kv *result_kv;
 	size_t nresult_kv;
+	/* the results by unit (ord_ctx_unit_result_get), made for the first
+	 * unit_results_n results when a module first asks, let go with
+	 * result_kv: unit index i's are the indexes into results
+	 * unit_results[unit_result_at[i]] to unit_results[unit_result_at[i + 1] - 1] */
+	size_t *unit_result_at, *unit_results;
+	size_t unit_results_n, unit_results_units; /* results and units it was made for */
 	/* a replay's results (ord_ctx_set_lean_results): each kept only as
 	 * its hash (ord_result_hash), held to the recorded row's; results is
 	 * then NULL, and a result that differs is made again in full by the

@@ -2,9 +2,11 @@
  * check_ctx.c - the module context's look-up of units (src/core/ctx.c):
  * by id, then by name in any ASCII case, with Latin letters composed, so
  * that a name from macOS or a PDF (é as e and U+0301) finds its unit; and
- * the "did you mean" of a name that finds none.
+ * the "did you mean" of a name that finds none.  A unit's results
+ * (ord_ctx_unit_result_get), by its id, as they are written.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +106,53 @@ START_TEST(test_hint)
 }
 END_TEST
 
+/* The units of the results of u, in order, as "unit:explanation ..." */
+static void unit_results(const char *id, char *out, size_t n)
+{
+	const struct ord_unit *u = ord_ctx_find_unit(&ctx, id);
+	struct ord_result_view r;
+	size_t k;
+
+	out[0] = '\0';
+	ck_assert_ptr_nonnull(u);
+	for (k = 0; k < ord_ctx_unit_nresults(&ctx, u); k++) {
+		ck_assert_int_eq(ord_ctx_unit_result_get(&ctx, u, k, &r), 0);
+		snprintf(out + strlen(out), n - strlen(out), "%s%s:%s", k ? " " : "", r.unit,
+			 r.explanation);
+	}
+}
+
+START_TEST(test_unit_results)
+{
+	const struct ord_unit *f1 = ord_ctx_find_unit(&ctx, "F1");
+	struct ord_result_view r;
+	char got[256];
+
+	ck_assert_uint_eq(ord_ctx_unit_nresults(&ctx, f1), 0);
+	ord_ctx_result(&ctx, 0, "F1", NULL, "first");
+	ord_ctx_result(&ctx, 0, "D2", NULL, "second");
+	ord_ctx_result(&ctx, 0, "F1", NULL, "third");
+	/* a result of no unit of the context, and one by a name: no unit's */
+	ord_ctx_result(&ctx, 0, "X9", NULL, "fourth");
+	ord_ctx_result(&ctx, 0, "1/2e L\u00E9ger", NULL, "fifth");
+	unit_results("F1", got, sizeof(got));
+	ck_assert_str_eq(got, "F1:first F1:third");
+	unit_results("D2", got, sizeof(got));
+	ck_assert_str_eq(got, "D2:second");
+	unit_results("R1", got, sizeof(got));
+	ck_assert_str_eq(got, "");
+	/* one more result: the index made again */
+	ord_ctx_result(&ctx, 0, "R1", NULL, "sixth");
+	ord_ctx_result(&ctx, 0, "F1", NULL, "seventh");
+	unit_results("F1", got, sizeof(got));
+	ck_assert_str_eq(got, "F1:first F1:third F1:seventh");
+	unit_results("R1", got, sizeof(got));
+	ck_assert_str_eq(got, "R1:sixth");
+	ck_assert_int_eq(ord_ctx_unit_result_get(&ctx, f1, 3, &r), ORD_ENOTFOUND);
+	ord_error_clear();
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("ctx");
@@ -113,6 +162,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_find_as_written);
 	tcase_add_test(tc, test_find_decomposed);
 	tcase_add_test(tc, test_hint);
+	tcase_add_test(tc, test_unit_results);
 	suite_add_tcase(s, tc);
 	return s;
 }
