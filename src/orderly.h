@@ -132,6 +132,8 @@ int ord_text_plain(const char *what, const char *s);
  * point, or 0 when it is not well-formed (overlong, surrogate, beyond
  * U+10FFFF, cut short). */
 size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp);
+/* 1 when the string s is well-formed UTF-8 throughout, else 0. */
+int ord_utf8_valid(const char *s);
 /* Bytes of the UTF-8 byte-order mark (U+FEFF, EF BB BF) that begins the n
  * bytes at s, 3, or 0 when they do not begin with one: what a reader of a
  * file or a text steps over first (Windows editors write one). */

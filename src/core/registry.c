@@ -523,18 +523,6 @@ static const char *yes_no_as(const struct ord_key_spec *s, const char *value)
 	return NULL;
 }
 
-/* Is s..s+strlen(s) valid UTF-8?  A notation reads no other. */
-static int utf8_valid(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *e = p + strlen(s);
-	uint32_t cp;
-	size_t n;
-
-	while (p < e && (n = ord_utf8_decode(p, e, &cp)) > 0)
-		p += n;
-	return p == e;
-}
-
 /* The word of list that value is as w reads the sheets' words. */
 static int sheet_word(struct ord_buf *out, const char *list, const char *value,
 		      const struct ord_words_how *w)
@@ -553,7 +541,8 @@ static int sheet_word(struct ord_buf *out, const char *list, const char *value,
 	/* the sheet's other spellings, and its words of two ("kar",
 	 * "skyttekæde tæt"): taken when what the sheet reads is a word of
 	 * the list, stored so (ord_words_has: exactly as it writes it) */
-	if (w->value && utf8_valid(value) && w->value(out, value) && ord_words_has(list, out->buf))
+	if (w->value && ord_utf8_valid(value) /* a notation reads no other */ &&
+	    w->value(out, value) && ord_words_has(list, out->buf))
 		return 1;
 	ord_buf_reset(out);
 	return 0;

@@ -42,6 +42,17 @@ size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_
 	return n;
 }
 
+int ord_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + strlen(s);
+	uint32_t cp;
+	size_t n;
+
+	while (p < e && (n = ord_utf8_decode(p, e, &cp)) > 0)
+		p += n;
+	return p == e;
+}
+
 size_t ord_utf8_bom_at(const void *s, size_t n)
 {
 	return n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;

@@ -140,18 +140,6 @@ static void keyed(struct ord_buf *out, const char *w, size_t len, ord_word_key k
 	}
 }
 
-/* Is s valid UTF-8 (what a notation's word_value reads)? */
-static int utf8_ok(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *e = p + strlen(s);
-	uint32_t cp;
-	size_t n;
-
-	while (p < e && (n = ord_utf8_decode(p, e, &cp)) > 0)
-		p += n;
-	return p == e;
-}
-
 /* The nearest so far of hint's candidates. */
 struct near {
 	size_t max, best;    /* the reach; the nearest distance, max + 1: none */
@@ -207,7 +195,7 @@ static void hint(struct ord_buf *out, const char *list, const char *written, ord
 		near_add(&n, &kw, w, wl, w, wl, key, &kword);
 	/* a word of the sheet's of another meaning ("ST", support, for a
 	 * reaction) is no misspelt spelling of these */
-	if (value && forms && utf8_ok(written) && value(&as, written))
+	if (value && forms && ord_utf8_valid(written) && value(&as, written))
 		forms = NULL;
 	for (p = value ? forms : NULL; p && (w = ord_words_next(&p, &wl)) != NULL;) {
 		ord_buf_reset(&form);

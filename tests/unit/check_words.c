@@ -13,6 +13,17 @@
 #include "core/common.h"
 #include "orderly.h"
 
+START_TEST(utf8_valid_whole_strings)
+{
+	ck_assert_int_eq(ord_utf8_valid(""), 1);
+	ck_assert_int_eq(ord_utf8_valid("sk\u00E6rm tynd"), 1);
+	ck_assert_int_eq(ord_utf8_valid("sk\xE6rm"), 0);      /* Latin-1 */
+	ck_assert_int_eq(ord_utf8_valid("a\xC3"), 0);         /* cut short */
+	ck_assert_int_eq(ord_utf8_valid("\xC0\xAF"), 0);      /* overlong */
+	ck_assert_int_eq(ord_utf8_valid("\xED\xA0\x80x"), 0); /* a surrogate */
+}
+END_TEST
+
 START_TEST(next_splits_on_space_and_bar)
 {
 	const char *p = "  musket\trifle|none  ", *w;
@@ -290,6 +301,7 @@ Suite *ord_test_suite(void)
 	Suite *s = suite_create("words");
 	TCase *t = tcase_create("lists");
 
+	tcase_add_test(t, utf8_valid_whole_strings);
 	tcase_add_test(t, next_splits_on_space_and_bar);
 	tcase_add_test(t, has_matches_whole_words);
 	tcase_add_test(t, join_and_add);
