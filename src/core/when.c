@@ -213,7 +213,7 @@ static int zone_to_utc_exact(int64_t *out, const char *zone, int y, int mo, int 
 	int64_t wall = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
 	int64_t cand[3], lo = wall - 86400, hi = wall + 86400, t;
 	long offs[3], before, after;
-	char date[16], clock[16], from[16], to[16];
+	char date[32], clock[16], from[16], to[16];
 	struct ord_buf b = ORD_BUF_INIT;
 	struct tz_save save;
 	size_t n = 0, i, k;
