@@ -195,7 +195,7 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 		unsigned char h[32], last[32];
 		int have_last, want_repeat = 0;
 
-		if (s && !strcmp(s->source, "submitted") && x->sheets_checked)
+		if (s && !strcmp(s->source, "submitted") && x->check_sheets)
 			check_submitted(x, ctx, s, side);
 		if (!s || !strcmp(s->source, "submitted"))
 			continue;

@@ -1361,7 +1361,7 @@ static void check_seal(struct vr *x)
 	struct ord_canon_sealed *cs;
 	unsigned char top[32];
 	const struct ord_rec_entry *dl, *prev;
-	char *forced, *held_logged, *checked;
+	char *forced, *held_logged, *checked, *roots = NULL;
 	const char *when = "";
 	size_t i, j;
 	int64_t d;
@@ -1411,6 +1411,15 @@ static void check_seal(struct vr *x)
 	have_top = ord_vr_body_hex(x->seal->body, "referee_witness_top", top, 32);
 	checked = ord_canon_get(x->seal->body, "sheets_checked");
 	x->sheets_checked = checked && !strcmp(checked, "1");
+	/* what an orderly that logs the roster's roots checks at the seal, the
+	 * replay checks whatever the seal says: a seal that leaves out
+	 * sheets_checked=1 escapes nothing (a forger's chain rebuilt without
+	 * it).  A turn opened before the roots is checked only as its seal
+	 * says; a referee-less seal holds commitments, not sheets. */
+	if (x->sheets_checked || ((roots = ord_canon_get(x->open->body, "units_root")) != NULL &&
+				  !(x->have_cfg && x->cfg.refereeless)))
+		x->check_sheets = 1;
+	free(roots);
 	ord_canon_seal(&b, r->turn, forced && !strcmp(forced, "1"), cs, x->sc.nsides,
 		       held_logged ? held_logged : "", have_top ? top : NULL, x->sheets_checked);
 	if (strcmp(b.buf, x->seal->body))

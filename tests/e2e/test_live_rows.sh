@@ -146,6 +146,15 @@ expect_exit 0 ord seal b3.orderly
 sql b3.orderly "$B3_BLUE" >/dev/null
 expect_exit 1 ord audit b3.orderly
 expect_in "$OUT" "BROKEN: the sheet of red, version 1, that the seal sealed is refused by the rules against the units as the turn opened (line 4:1: unit 'B3' belongs to side blue, not red (orders)): it was taken against other unit rows"
+# the same seal without its claim (the chain rebuilt without
+# sheets_checked=1): the replay checks the sheets of a turn whose opening
+# digests the units whatever the seal says
+sql b3.orderly "UPDATE log SET body = replace(body, 'sheets_checked=1' || char(10), '') WHERE kind = 'seal'" >/dev/null
+[[ "$(sql b3.orderly "SELECT body LIKE '%sheets_checked%' FROM log WHERE kind = 'seal'")" == 0 ]] ||
+	fail "the forged seal still says it checked the sheets"
+"$FORGE" rechain b3.orderly || fail "ord_forge rechain b3.orderly"
+expect_exit 1 ord audit b3.orderly
+expect_in "$OUT" "BROKEN: the sheet of red, version 1, that the seal sealed is refused by the rules against the units as the turn opened (line 4:1: unit 'B3' belongs to side blue, not red (orders)): it was taken against other unit rows"
 
 # untouched, it seals, and its entry says it checked the sheets
 cp open.orderly sealed.orderly
