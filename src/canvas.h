@@ -166,11 +166,13 @@ int ord_svg_to_png(struct ord_buf *out, const char *svg, size_t len, double scal
  * png.c is a shared object of its own, orderly-png.so, which the orderly
  * binary loads when it first makes a PNG (src/cli/plugins.c): librsvg and
  * cairo bring some forty libraries that a process which never draws should
- * not load.  Its one entry gives the table; abi is ORD_PNG_ABI.
+ * not load.  Its one entry gives the table; abi is ORD_PNG_ABI, build the
+ * build's ORD_BUILD_ID (CMakeLists.txt), which the binary's must equal.
  */
-#define ORD_PNG_ABI 1
+#define ORD_PNG_ABI 2
 struct ord_png {
 	unsigned abi;
+	const char *build;
 	int (*svg_to_png)(struct ord_buf *out, const char *svg, size_t len, double scale);
 };
 const struct ord_png *ord_png_plugin(void);

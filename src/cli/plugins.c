@@ -21,11 +21,15 @@
  * one, LIBDIR/orderly, for a binary copied alone).  The first that exists
  * is loaded: never another's when the binary has its own.
  * Its one entry gives a table of its functions with the layout's number
- * (abi), and the functions here of the same names as the object's call
+ * (abi) and the build's identity (ORD_BUILD_ID, drawn once when the build
+ * directory is configured: CMakeLists.txt), and the functions here of the same names as the object's call
  * through it: the rest of the binary and liborderly call them as before,
  * and the tests link the objects' code directly.  The object resolves its
  * own calls of liborderly against the binary, which exports them (as for an
- * external ruleset).  An object not found, or of another layout, ends the
+ * external ruleset), so it must be of the binary's own build: an object of
+ * an older one, left installed where this binary looks, may call
+ * liborderly's functions as they were.  An object not found, or of another
+ * layout or build, ends the
  * process with a message naming it and exit status 69: the installation is
  * incomplete, and nothing was written.
  *
@@ -59,6 +63,13 @@ struct plugin {
 	const char *what;  /* for the message: "the pictures' part" */
 	unsigned abi;      /* the table's layout this binary was built for */
 	const void *table; /* set once, by load under pthread_once */
+};
+
+/* What every part's table begins with (struct ord_png, mail_mime,
+ * web_plugin). */
+struct plugin_head {
+	unsigned abi;
+	const char *build;
 };
 
 static struct plugin png = { "orderly-png.so", "ord_png_plugin", "the pictures' part", ORD_PNG_ABI,
@@ -117,6 +128,7 @@ static void load(struct plugin *p)
 {
 	char path[PATH_MAX + 64];
 	const void *(*entry)(void);
+	const struct plugin_head *head;
 	void *h;
 
 	where(p->file, path, sizeof(path));
@@ -125,10 +137,15 @@ static void load(struct plugin *p)
 	*(void **)&entry = dlsym(h, p->entry);
 	if (!entry)
 		refuse(p, path, "it has no %s", p->entry);
-	p->table = entry();
-	if (!p->table || *(const unsigned *)p->table != p->abi)
+	head = entry();
+	if (!head || head->abi != p->abi)
 		refuse(p, path, "it is of another orderly (its table's layout %u, this binary's %u)",
-		       p->table ? *(const unsigned *)p->table : 0u, p->abi);
+		       head ? head->abi : 0u, p->abi);
+	if (!head->build || strcmp(head->build, ORD_BUILD_ID))
+		refuse(p, path,
+		       "it is of another build of orderly (build %s, this binary's %s): install the binary and its parts together",
+		       head->build ? head->build : "(none)", ORD_BUILD_ID);
+	p->table = head;
 }
 
 /* pthread_once calls a function of no argument: one for each object */

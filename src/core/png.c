@@ -88,7 +88,7 @@ out:
 
 __attribute__((visibility("default"))) const struct ord_png *ord_png_plugin(void)
 {
-	static const struct ord_png table = { ORD_PNG_ABI, ord_svg_to_png };
+	static const struct ord_png table = { ORD_PNG_ABI, ORD_BUILD_ID, ord_svg_to_png };
 
 	return &table;
 }

@@ -219,10 +219,12 @@ void mail_out_release(struct mail_out *o);
 
 /* Its one entry gives every function of decode.c and compose.c above: the
  * orderly binary's functions of the same names call through it.  abi is
- * MAIL_MIME_ABI; a table of another layout is refused at the load. */
-#define MAIL_MIME_ABI 1
+ * MAIL_MIME_ABI and build the build's ORD_BUILD_ID: a table of another
+ * layout or build is refused at the load. */
+#define MAIL_MIME_ABI 2
 struct mail_mime {
 	unsigned abi;
+	const char *build;
 	void (*init)(void);
 	void (*shutdown)(void);
 	void (*msg_read)(struct mail_msg *m, const char *raw, size_t len, const char *recipient);

@@ -11,9 +11,9 @@
 __attribute__((visibility("default"))) const struct mail_mime *mail_mime_plugin(void)
 {
 	static const struct mail_mime table = {
-		MAIL_MIME_ABI,        mail_init,        mail_shutdown,    mail_msg_read,
-		mail_msg_verify_pgp,  mail_msg_release, mail_msg_texts,   mail_header_decode,
-		mail_pgp_fingerprint, mail_compose,     mail_out_release,
+		MAIL_MIME_ABI,      ORD_BUILD_ID,         mail_init,        mail_shutdown,
+		mail_msg_read,      mail_msg_verify_pgp,  mail_msg_release, mail_msg_texts,
+		mail_header_decode, mail_pgp_fingerprint, mail_compose,     mail_out_release,
 	};
 
 	return &table;

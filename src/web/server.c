@@ -1285,7 +1285,7 @@ out:
 
 __attribute__((visibility("default"))) const struct web_plugin *web_plugin(void)
 {
-	static const struct web_plugin table = { WEB_ABI, web_serve };
+	static const struct web_plugin table = { WEB_ABI, ORD_BUILD_ID, web_serve };
 
 	return &table;
 }

@@ -43,10 +43,11 @@ int web_serve(const struct web_opts *o);
 /* The web page is a shared object of its own, orderly-web.so, which the
  * orderly binary loads for `orderly serve` (src/cli/plugins.c):
  * libmicrohttpd and GnuTLS are for that command alone.  Its one entry
- * gives web_serve; abi is WEB_ABI. */
-#define WEB_ABI 1
+ * gives web_serve; abi is WEB_ABI, build the build's ORD_BUILD_ID. */
+#define WEB_ABI 2
 struct web_plugin {
 	unsigned abi;
+	const char *build;
 	int (*serve)(const struct web_opts *o);
 };
 const struct web_plugin *web_plugin(void);

@@ -6,7 +6,8 @@
 # their libraries; a turn played (new, submit, seal, event, resolve, report,
 # exchange, audit) loads none of them; a PNG loads the pictures' part alone,
 # a mail command the mail's; a copy of the binary without its parts says
-# which part it lacks (exit 69) and leaves the game file as it was.
+# which part it lacks (exit 69) and leaves the game file as it was, and
+# one beside a part of another build refuses it.
 set -euo pipefail
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -112,4 +113,20 @@ else
 	expect_eq "$RC" 0 "orderly version of the copy alone"
 	expect_in "$OUT" "part orderly-png.so: not installed (looked for beside the binary, in ../lib/orderly from it, and at $last)"
 fi
+
+# a part of another build beside the binary (its build's identity changed
+# in a copy): refused, exit 69, nothing written
+mkdir "$TMP/other"
+cp "$ORDERLY" "$TMP/other/orderly"
+cp "$BIN_DIR/orderly-png.so" "$TMP/other/orderly-png.so"
+# the identity: the string of 16 hex digits both files carry
+id=$(comm -12 <(strings -n 16 "$ORDERLY" | grep -xE '[0-9a-f]{16}' | sort -u) \
+	<(strings -n 16 "$TMP/other/orderly-png.so" | grep -xE '[0-9a-f]{16}' | sort -u) | head -n 1) || true
+[[ -n "$id" ]] || fail "no build identity of 16 hex digits in orderly-png.so"
+other=$(tr 0-9a-f 1-9a-f0 <<<"$id")
+perl -0pi -e "s/$id/$other/g" "$TMP/other/orderly-png.so"
+run "$TMP/other/orderly" chart "$G" --referee -o "$TMP/other/c.png"
+expect_eq "$RC" 69 "a PNG with a part of another build"
+expect_eq "$ERR" "orderly: the pictures' part ($TMP/other/orderly-png.so) cannot be loaded: it is of another build of orderly (build $other, this binary's $id): install the binary and its parts together" "a part of another build"
+[[ ! -e "$TMP/other/c.png" ]] || fail "a PNG file was written with a part of another build"
 note "ok"
