@@ -104,6 +104,10 @@ int ord_game_live_roster(struct ord_game *g, int turn, const unsigned char *side
  * or, an opening that logs none, every side and unit row against the
  * scenario (its parse); the first difference refused, ORD_EBADDATA. */
 int ord_game_live_units(struct ord_game *g, int turn);
+/* At the opening of a commitment: the unit rows against the units_root
+ * turn's opening logs (none: not held), the sheet then checked against
+ * them; the first difference refused, ORD_EBADDATA. */
+int ord_game_live_units_rooted(struct ord_game *g, int turn);
 /* At a seal, after ord_game_live_units: every side's last sheet checked
  * again as its submit checked it, against the units as the seal holds
  * them; one the rules refuse now refused, ORD_EBADDATA, naming its first
@@ -113,6 +117,12 @@ int ord_game_live_units(struct ord_game *g, int turn);
  * orderly before may have taken, nor for a game with no referee (the seal
  * holds commitments, not sheets). */
 int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked);
+/* At the first resolve of a game with no referee, after the units and
+ * their states are held to the turn's opening: every side's opened sheet
+ * checked again as its opening checked it (an opening holds the unit rows,
+ * not their states); one the rules refuse now refused, ORD_EBADDATA.
+ * Nothing for a refereed game, or a turn opened before the roots. */
+int ord_game_live_opened_valid(struct ord_game *g, int turn);
 
 /* A turn row (the current one when turn <= 0). */
 int ord_game_turn(struct ord_game *g, struct ord_store_turn *t, int turn);

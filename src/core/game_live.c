@@ -609,7 +609,9 @@ static int roster_row(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
-int ord_game_live_units(struct ord_game *g, int turn)
+/* The unit rows against the units_root turn's opening logs; an opening
+ * that logs none held to the scenario (scenario), or not at all. */
+static int live_units(struct ord_game *g, int turn, int scenario)
 {
 	struct ord_buf m = ORD_BUF_INIT;
 	struct ord_digest d;
@@ -631,7 +633,7 @@ int ord_game_live_units(struct ord_game *g, int turn)
 			ord_digest_final(&d, root);
 			err = hold_root(g, turn, seq, body, "units_root", root, NULL);
 		}
-	} else if ((err = scenario_difference(g, &m)) == 0 && m.len) {
+	} else if (scenario && (err = scenario_difference(g, &m)) == 0 && m.len) {
 		/* an opening of an orderly before the roots: the scenario */
 		struct ord_buf w = ORD_BUF_INIT;
 		ord_buf_addf(&w, "%s (tables side and unit, against the scenario the log states)",
@@ -645,6 +647,24 @@ int ord_game_live_units(struct ord_game *g, int turn)
 	return err;
 }
 
+int ord_game_live_units(struct ord_game *g, int turn)
+{
+	return live_units(g, turn, 1);
+}
+
+/* An opening of a commitment (a game with no referee) checks the sheet
+ * against the unit rows as a submit does, after the seal, which held
+ * commitments: a unit row changed while the host opened his own sheet
+ * let a sheet the rules refuse be opened, played, and audited clean (a
+ * red team's find).  So the rows are held to the roster first, as a seal
+ * holds them (their states the first phase holds, and checks every
+ * opened sheet again: ord_game_live_opened_valid); a turn opened before
+ * the roots, as it was. */
+int ord_game_live_units_rooted(struct ord_game *g, int turn)
+{
+	return live_units(g, turn, 0);
+}
+
 /*
  * A submit reads its own side's units and the units its sheet names, and
  * holds none of them to the log (the whole roster's hash would cost a
@@ -655,25 +675,18 @@ int ord_game_live_units(struct ord_game *g, int turn)
  * holds every unit to the roster first, then checks each side's last sheet
  * again as its submit did: a sheet the rules refuse now was taken against
  * other rows.  At about the cost of the submits (0.1 G instructions at
- * 10,000 units, docs/benchmarks.md).
+ * 10,000 units, docs/benchmarks.md).  With no referee the sheets come in
+ * after the seal, opened, and the first phase checks them so.
+ *
+ * Each side's last sheet of turn (a stand-in the seal made aside) against
+ * the rules and the unit rows as they are, which the caller held: taken
+ * says how it came in ("submit", "opening").
  */
-int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked)
+static int sheets_valid(struct ord_game *g, int turn, const char *taken)
 {
-	char *body = NULL, *roots = NULL;
-	int64_t seq = 0;
 	size_t i;
 	int err;
 
-	*checked = 0;
-	if (g->refereeless)
-		return 0;
-	if ((err = ord_store_log_last(g->db, turn, "open", &body, &seq)) != 0)
-		return err;
-	roots = ord_canon_get(body, "units_root");
-	free(body);
-	if (!roots)
-		return 0; /* opened by an orderly before the roots */
-	free(roots);
 	for (i = 0; i < g->nsides; i++) {
 		struct ord_store_sheet s;
 		struct ord_diag d;
@@ -684,18 +697,23 @@ int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked)
 		}
 		if (err)
 			return err;
+		if (strcmp(s.source, "submitted")) { /* a stand-in the seal made */
+			ord_store_sheet_release(&s);
+			continue;
+		}
 		ord_diag_init(&d);
 		err = ord_game_check_bytes(g, turn, g->sides[i].name, s.bytes, s.len, &d, NULL, NULL);
 		if (err == ORD_EBADSHEET) {
 			struct ord_buf m = ORD_BUF_INIT;
 			ord_error_clear();
-			ord_buf_addf(&m, "the sheet of %s, version %d, of turn %d (table sheet), which its submit took, is refused by the rules against the units as the turn's opening digests them (",
-				     g->sides[i].name, s.version, turn);
+			ord_buf_addf(&m, "the sheet of %s, version %d, of turn %d (table sheet), which its %s took, is refused by the rules against the units as the turn's opening digests them (",
+				     g->sides[i].name, s.version, turn, taken);
 			if (d.n) {
 				ord_buf_adds(&m, "line ");
 				ord_diag_item_place(&m, &d.items[0], NULL);
 			}
-			ord_buf_addf(&m, "): a unit's row was another while it was submitted");
+			ord_buf_addf(&m, "): a unit's row was another while it was %s",
+				     strcmp(taken, "submit") ? "opened" : "submitted");
 			err = refuse(g, m.buf);
 			ord_buf_release(&m);
 		}
@@ -704,6 +722,46 @@ int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+static int roster_logged(struct ord_game *g, int turn, int *logged)
+{
+	char *body = NULL, *roots;
+	int err;
+
+	*logged = 0;
+	if ((err = ord_store_log_last(g->db, turn, "open", &body, NULL)) != 0)
+		return err;
+	roots = ord_canon_get(body, "units_root");
+	*logged = roots != NULL;
+	free(roots);
+	free(body);
+	return 0;
+}
+
+int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked)
+{
+	int err, logged;
+
+	*checked = 0;
+	if (g->refereeless)
+		return 0;
+	if ((err = roster_logged(g, turn, &logged)) != 0 || !logged)
+		return err; /* opened by an orderly before the roots */
+	if ((err = sheets_valid(g, turn, "submit")) != 0)
+		return err;
 	*checked = 1;
 	return 0;
+}
+
+int ord_game_live_opened_valid(struct ord_game *g, int turn)
+{
+	int err, logged;
+
+	if (!g->refereeless)
+		return 0;
+	if ((err = roster_logged(g, turn, &logged)) != 0 || !logged)
+		return err;
+	return sheets_valid(g, turn, "opening");
 }

@@ -1422,6 +1422,11 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 		goto out;
 	if ((err = phase_states(g, &ctx, t.turn, t.phase == 0)) != 0)
 		goto out;
+	/* with no referee, the sheets were opened after the seal, which
+	 * could not check them: the first phase does, against the units and
+	 * states it has just held (game_live.c) */
+	if (t.phase == 0 && (err = ord_game_live_opened_valid(g, t.turn)) != 0)
+		goto out;
 	memset(&pd, 0, sizeof(pd));
 	if (g->fixed_dice) {
 		pd.fixed_game = 1;

@@ -837,7 +837,10 @@ int ord_game_open_sheet_witnessed(ord_game *g, struct ord_receipt *out, const ch
 		err = ORD_EBADDATA;
 		goto out;
 	}
-	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, NULL)) != 0)
+	/* checked against the units the turn's opening digests, not rows
+	 * changed for it (game_live.c; the first phase checks it again) */
+	if ((err = ord_game_live_units_rooted(g, t.turn)) != 0 ||
+	    (err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, NULL)) != 0)
 		goto out;
 	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		goto out;

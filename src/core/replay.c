@@ -152,10 +152,12 @@ static int blank_bytes(const unsigned char *p, size_t len)
 	return 1;
 }
 
-/* A sheet a side submitted, which a seal that says so checked again
- * against the units it held (game_live.c, ord_game_live_sheets_valid): the
- * rules must take it against the units as the turn opened, or it was taken
- * against rows changed while it was submitted. */
+/* A sheet a side submitted (or, with no referee, opened after the seal)
+ * in a turn whose opening digests the roster (check_seal): the rules must
+ * take it against the units as the turn opened, or it was taken against
+ * rows changed while it was submitted or opened.  The seal of a refereed
+ * game checks them again (game_live.c, ord_game_live_sheets_valid), the
+ * first phase of a game with no referee its opened sheets. */
 static void check_submitted(struct vr *x, struct ord_ctx *ctx, const struct ord_rec_sheet *s,
 			    const char *side)
 {
@@ -172,7 +174,9 @@ static void check_submitted(struct vr *x, struct ord_ctx *ctx, const struct ord_
 			ord_buf_adds(&m, "it does not read");
 		}
 		ord_vout_fail(x->v,
-			      "the sheet of %s, version %d, that the seal sealed is refused by the rules against the units as the turn opened (%s): it was taken against other unit rows",
+			      x->have_cfg && x->cfg.refereeless
+				      ? "the sheet of %s, version %d, opened after the seal, is refused by the rules against the units as the turn opened (%s): it was taken against other unit rows"
+				      : "the sheet of %s, version %d, that the seal sealed is refused by the rules against the units as the turn opened (%s): it was taken against other unit rows",
 			      side, s->version, m.buf);
 		ord_buf_release(&m);
 	}
@@ -180,8 +184,8 @@ static void check_submitted(struct vr *x, struct ord_ctx *ctx, const struct ord_
 }
 
 /* The stand-in each side the NMR policy stood in for must have got; a
- * sheet a side submitted, one the rules take (when the seal says it
- * checked them). */
+ * sheet a side submitted, one the rules take (in a turn whose opening
+ * digests the roster, or whose seal says it checked them: check_seal). */
 static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 {
 	const struct ord_record *r = x->r;

@@ -1415,9 +1415,14 @@ static void check_seal(struct vr *x)
 	 * replay checks whatever the seal says: a seal that leaves out
 	 * sheets_checked=1 escapes nothing (a forger's chain rebuilt without
 	 * it).  A turn opened before the roots is checked only as its seal
-	 * says; a referee-less seal holds commitments, not sheets. */
-	if (x->sheets_checked || ((roots = ord_canon_get(x->open->body, "units_root")) != NULL &&
-				  !(x->have_cfg && x->cfg.refereeless)))
+	 * says.  A referee-less seal holds commitments, not sheets: each
+	 * sheet is checked when its side opens it after the seal, against
+	 * the unit rows as they are then, and by nothing after it but the
+	 * first phase of an orderly since attack 33, so the replay checks
+	 * every opened sheet too (a red team's find: the host, a player,
+	 * opened a sheet of his the rules refuse, a unit row changed while he
+	 * opened it, and the audit and verify said clean). */
+	if (x->sheets_checked || (roots = ord_canon_get(x->open->body, "units_root")) != NULL)
 		x->check_sheets = 1;
 	free(roots);
 	ord_canon_seal(&b, r->turn, forced && !strcmp(forced, "1"), cs, x->sc.nsides,
