@@ -361,6 +361,8 @@ static void result_release(const struct ord_ctx *ctx, struct ord_ctx_result *r)
 	}
 }
 
+static void unit_results_free(struct ord_ctx *ctx);
+
 /* The results' values parsed for ord_ctx_result_get, and the results by
  * unit, let go (wherever the results are). */
 static void result_kv_release(struct ord_ctx *ctx)
@@ -371,11 +373,8 @@ static void result_kv_release(struct ord_ctx *ctx)
 		ord_kv_release(&ctx->result_kv[i]);
 	free(ctx->result_kv);
 	ctx->result_kv = NULL;
-	ctx->nresult_kv = 0;
-	free(ctx->unit_result_at);
-	free(ctx->unit_results);
-	ctx->unit_result_at = ctx->unit_results = NULL;
-	ctx->unit_results_n = ctx->unit_results_units = 0;
+	ctx->nresult_kv = ctx->result_kv_alloc = 0;
+	unit_results_free(ctx);
 }
 
 static const struct ord_kv no_texts;
@@ -669,13 +668,38 @@ struct ord_event *ord_ctx_add_event(struct ord_ctx *ctx, unsigned seq, const cha
 
 /* ---- the events by unit ---- */
 
-/* A unit's list of event indexes: in the list while it holds two at most
+/* A unit's list of event (or result) indexes: in the list while it holds two at most
  * (a phase of 100,000 units names most units once or twice: an array of
  * its own for each cost 5 MB with malloc's headers), else on the heap.
  * Indexes are 32 bits: a context holds fewer than 2^32 events. */
 static uint32_t *evl_event(struct ord_ctx_evlist *l)
 {
 	return l->alloc ? l->at.heap : l->at.one;
+}
+
+/* Room for one more index in l. */
+static void evl_room(struct ord_ctx_evlist *l)
+{
+	if (!l->alloc && l->n == ORD_ARRAY_SIZE(l->at.one)) {
+		uint32_t *heap = ord_xmalloc(4 * sizeof(*heap));
+		memcpy(heap, l->at.one, sizeof(l->at.one));
+		l->at.heap = heap;
+		l->alloc = 4;
+	} else if (l->alloc && l->n == l->alloc) {
+		l->alloc *= 2;
+		l->at.heap = ord_xrealloc(l->at.heap, l->alloc * sizeof(*l->at.heap));
+	}
+}
+
+/* n lists and what they hold let go. */
+static void evl_free(struct ord_ctx_evlist *lists, size_t n)
+{
+	size_t i;
+
+	for (i = 0; lists && i < n; i++)
+		if (lists[i].alloc)
+			free(lists[i].at.heap);
+	free(lists);
 }
 
 static void evx_reset(struct ord_ctx *ctx)
@@ -689,12 +713,7 @@ static void evx_reset(struct ord_ctx *ctx)
 
 static void evx_free(struct ord_ctx *ctx)
 {
-	size_t i;
-
-	for (i = 0; i < ctx->evx_units; i++)
-		if (ctx->evx[i].alloc)
-			free(ctx->evx[i].at.heap);
-	free(ctx->evx);
+	evl_free(ctx->evx, ctx->evx_units);
 	ctx->evx = NULL;
 	ctx->evx_units = ctx->evx_done = 0;
 }
@@ -724,15 +743,7 @@ static void evx_link(struct ord_ctx *ctx, size_t unit, size_t event)
 		if (at == l->n)
 			return;
 	}
-	if (!l->alloc && l->n == ORD_ARRAY_SIZE(l->at.one)) {
-		uint32_t *heap = ord_xmalloc(4 * sizeof(*heap));
-		memcpy(heap, l->at.one, sizeof(l->at.one));
-		l->at.heap = heap;
-		l->alloc = 4;
-	} else if (l->alloc && l->n == l->alloc) {
-		l->alloc *= 2;
-		l->at.heap = ord_xrealloc(l->at.heap, l->alloc * sizeof(*l->at.heap));
-	}
+	evl_room(l);
 	ev = evl_event(l);
 	memmove(ev + at + 1, ev + at, (l->n - at) * sizeof(*ev));
 	ev[at] = (uint32_t)event;
@@ -1622,9 +1633,16 @@ int ord_ctx_result_get(struct ord_ctx *ctx, size_t i, struct ord_result_view *ou
 		return ord_error_set(ORD_ENOTFOUND, "no result %zu (there are %zu)", i, ctx->nresults);
 	r = &ctx->results[i];
 	if (i >= ctx->nresult_kv) {
-		/* parsed once, as the picture's look-ups come to them */
+		/* parsed once, as the picture's look-ups come to them; room
+		 * as the results have it, not one more each time (a module
+		 * asking between each result it adds copied them all) */
 		size_t k;
-		ctx->result_kv = ord_xrealloc(ctx->result_kv, ctx->nresults * sizeof(*ctx->result_kv));
+		if (ctx->nresults > ctx->result_kv_alloc) {
+			ctx->result_kv_alloc = ctx->resalloc > ctx->nresults ? ctx->resalloc
+									     : ctx->nresults;
+			ctx->result_kv = ord_xrealloc(ctx->result_kv,
+						      ctx->result_kv_alloc * sizeof(*ctx->result_kv));
+		}
 		for (k = ctx->nresult_kv; k < ctx->nresults; k++) {
 			ord_kv_init(&ctx->result_kv[k]);
 			ord_kv_parse(&ctx->result_kv[k], ctx->results[k].values);
@@ -1642,33 +1660,39 @@ int ord_ctx_result_get(struct ord_ctx *ctx, size_t i, struct ord_result_view *ou
 	return 0;
 }
 
-/* The results by unit, for every result and unit so far: two passes, a
- * count and a place for each.  A result whose unit is none of ctx's units
- * (by id; a partial context loads none for it) is in no unit's. */
-static void unit_results_make(struct ord_ctx *ctx)
+static void unit_results_free(struct ord_ctx *ctx)
 {
-	size_t i, n = ctx->nunits, *at;
-	size_t *unit_of = ord_xmalloc((ctx->nresults ? ctx->nresults : 1) * sizeof(*unit_of));
+	evl_free(ctx->unit_results, ctx->unit_results_units);
+	ctx->unit_results = NULL;
+	ctx->unit_results_n = ctx->unit_results_units = 0;
+}
 
-	free(ctx->unit_result_at);
-	free(ctx->unit_results);
-	ctx->unit_result_at = at = ord_xcalloc(n + 2, sizeof(*at));
-	for (i = 0; i < ctx->nresults; i++) {
-		const struct ord_unit *u = map_find(ctx, &ctx->by_id, ctx->results[i].unit, 0);
-		unit_of[i] = u && !strcmp(u->id, ctx->results[i].unit) ? ord_ctx_unit_index(ctx, u)
-								       : n;
-		if (unit_of[i] < n)
-			at[unit_of[i] + 2]++;
+/* The results by unit, for every result and unit so far: the results
+ * added since the last question appended to their units' lists, or, when
+ * units were added since (a result's unit may be held now) or results
+ * taken away, every result again.  A result whose unit is none of ctx's
+ * units (by id; a partial context loads none for it) is in no unit's. */
+static void unit_results_update(struct ord_ctx *ctx)
+{
+	size_t n = ctx->nunits;
+
+	if (!ctx->unit_results || ctx->unit_results_units != n || ctx->unit_results_n > ctx->nresults) {
+		unit_results_free(ctx);
+		ctx->unit_results = ord_xcalloc(n + 1, sizeof(*ctx->unit_results));
+		ctx->unit_results_units = n;
+		ctx->unit_results_made++;
 	}
-	for (i = 2; i < n + 2; i++)
-		at[i] += at[i - 1];
-	ctx->unit_results = ord_xmalloc((ctx->nresults ? ctx->nresults : 1) * sizeof(size_t));
-	for (i = 0; i < ctx->nresults; i++)
-		if (unit_of[i] < n)
-			ctx->unit_results[at[unit_of[i] + 1]++] = i;
-	free(unit_of);
-	ctx->unit_results_n = ctx->nresults;
-	ctx->unit_results_units = n;
+	for (; ctx->unit_results_n < ctx->nresults; ctx->unit_results_n++) {
+		const char *id = ctx->results[ctx->unit_results_n].unit;
+		const struct ord_unit *u = map_find(ctx, &ctx->by_id, id, 0);
+		struct ord_ctx_evlist *l;
+
+		if (!u || strcmp(u->id, id))
+			continue;
+		l = &ctx->unit_results[ord_ctx_unit_index(ctx, u)];
+		evl_room(l);
+		evl_event(l)[l->n++] = (uint32_t)ctx->unit_results_n;
+	}
 }
 
 size_t ord_ctx_unit_nresults(struct ord_ctx *ctx, const struct ord_unit *u)
@@ -1677,11 +1701,9 @@ size_t ord_ctx_unit_nresults(struct ord_ctx *ctx, const struct ord_unit *u)
 
 	if (ctx->lean_results || !ctx->nresults)
 		return 0;
-	if (!ctx->unit_result_at || ctx->unit_results_n != ctx->nresults ||
-	    ctx->unit_results_units != ctx->nunits)
-		unit_results_make(ctx);
+	unit_results_update(ctx);
 	i = ord_ctx_unit_index(ctx, u);
-	return i < ctx->nunits ? ctx->unit_result_at[i + 1] - ctx->unit_result_at[i] : 0;
+	return i < ctx->nunits ? ctx->unit_results[i].n : 0;
 }
 
 int ord_ctx_unit_result_get(struct ord_ctx *ctx, const struct ord_unit *u, size_t k,
@@ -1692,8 +1714,7 @@ int ord_ctx_unit_result_get(struct ord_ctx *ctx, const struct ord_unit *u, size_
 	if (k >= n)
 		return ord_error_set(ORD_ENOTFOUND, "no result %zu of unit '%s' (there are %zu)", k,
 				     u->id, n);
-	return ord_ctx_result_get(ctx,
-				  ctx->unit_results[ctx->unit_result_at[ord_ctx_unit_index(ctx, u)] + k],
+	return ord_ctx_result_get(ctx, evl_event(&ctx->unit_results[ord_ctx_unit_index(ctx, u)])[k],
 				  out);
 }
 

@@ -50,6 +50,15 @@ struct ord_ctx_refusal {
 	char *word; /* its word at fault, NULL: the whole argument */
 };
 
+/* A unit's list of indexes, of events or of results (ctx.c evl_event). */
+struct ord_ctx_evlist {
+	uint32_t n, alloc; /* in use; allocated at heap, 0 while in one */
+	union {
+		uint32_t one[2]; /* up to two indexes, here: most units */
+		uint32_t *heap;  /* more */
+	} at;
+};
+
 struct ord_ctx {
 	const struct ord_ruleset *rs;
 	struct ord_rules *rules;
@@ -96,13 +105,7 @@ struct ord_ctx {
 	 * numbers, so that the i-th is one read (a module walks them all for
 	 * each event it checks), built as far as evx_done events; a removed
 	 * event rebuilds it */
-	struct ord_ctx_evlist {
-		uint32_t n, alloc; /* in use; allocated at heap, 0 while in one */
-		union {
-			uint32_t one[2]; /* up to two indexes, here: most units */
-			uint32_t *heap;  /* more */
-		} at;                    /* indexes into events (ctx.c evl_event) */
-	} * evx;                         /* per unit, evx_units of them */
+	struct ord_ctx_evlist *evx; /* per unit, evx_units of them */
 	size_t evx_done, evx_units;
 
 	/* dice: derived from key (a real game) or taken from a fixed list */
@@ -130,13 +133,18 @@ struct ord_ctx {
 	/* the results' values parsed, for ord_ctx_result_get (a picture's
 	 * look-ups): the first nresult_kv, made as they are asked for */
 	struct ord_kv *result_kv;
-	size_t nresult_kv;
-	/* the results by unit (ord_ctx_unit_result_get), made for the first
-	 * unit_results_n results when a module first asks, let go with
-	 * result_kv: unit index i's are the indexes into results
-	 * unit_results[unit_result_at[i]] to unit_results[unit_result_at[i + 1] - 1] */
-	size_t *unit_result_at, *unit_results;
-	size_t unit_results_n, unit_results_units; /* results and units it was made for */
+	size_t nresult_kv, result_kv_alloc;
+	/* the results by unit (ord_ctx_unit_result_get): per unit the
+	 * indexes into results of its own, in order, for the first
+	 * unit_results_n results, made when a module first asks and the
+	 * results added since appended when it asks again (a module may add
+	 * one between each unit's question: made again each time, a phase
+	 * was quadratic in its units); made again whole only when units were
+	 * added (a result's unit may be held now); let go with result_kv,
+	 * which the results' removal (a next phase, a lean one) lets go */
+	struct ord_ctx_evlist *unit_results;       /* unit_results_units of them */
+	size_t unit_results_n, unit_results_units; /* results and units it holds */
+	size_t unit_results_made;                  /* times it was made whole (check_ctx) */
 	/* a replay's results (ord_ctx_set_lean_results): each kept only as
 	 * its hash (ord_result_hash), held to the recorded row's; results is
 	 * then NULL, and a result that differs is made again in full by the

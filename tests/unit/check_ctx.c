@@ -3,7 +3,9 @@
  * by id, then by name in any ASCII case, with Latin letters composed, so
  * that a name from macOS or a PDF (é as e and U+0301) finds its unit; and
  * the "did you mean" of a name that finds none.  A unit's results
- * (ord_ctx_unit_result_get), by its id, as they are written.
+ * (ord_ctx_unit_result_get), by its id, as they are written, and those
+ * added between a module's questions appended to the index, not made
+ * again.
  */
 #include <check.h>
 #include <stdio.h>
@@ -153,6 +155,75 @@ START_TEST(test_unit_results)
 }
 END_TEST
 
+/* A module that adds a result between each unit's question: the results
+ * added are appended to their units' lists, the index is not made again
+ * (made again each time, a phase of 100,000 units asking so was
+ * quadratic); a unit added makes it again, and a next phase's results
+ * start an index of their own. */
+START_TEST(test_unit_results_appended)
+{
+	const struct ord_unit *f1 = ord_ctx_find_unit(&ctx, "F1");
+	const struct ord_unit *d2 = ord_ctx_find_unit(&ctx, "D2");
+	char got[256];
+	size_t i;
+
+	ord_ctx_result(&ctx, 0, "F1", NULL, "a");
+	ck_assert_uint_eq(ord_ctx_unit_nresults(&ctx, f1), 1);
+	ck_assert_uint_eq(ctx.unit_results_made, 1);
+	for (i = 0; i < 5; i++) {
+		ord_ctx_result(&ctx, 0, i % 2 ? "D2" : "F1", NULL, "%c", (char)('b' + i));
+		ck_assert_uint_eq(ord_ctx_unit_nresults(&ctx, i % 2 ? d2 : f1), i / 2 + 1 + !(i % 2));
+	}
+	unit_results("F1", got, sizeof(got));
+	ck_assert_str_eq(got, "F1:a F1:b F1:d F1:f");
+	unit_results("D2", got, sizeof(got));
+	ck_assert_str_eq(got, "D2:c D2:e");
+	ck_assert_uint_eq(ctx.unit_results_made, 1);
+	/* a unit added, which a result named already: made again, and found */
+	ord_ctx_result(&ctx, 0, "N1", NULL, "g");
+	ord_ctx_fake_add_unit(&ctx, "N1", "Nouveau", "french");
+	unit_results("N1", got, sizeof(got));
+	ck_assert_str_eq(got, "N1:g");
+	ck_assert_uint_eq(ctx.unit_results_made, 2);
+	/* the next phase: no result of the last one */
+	ord_ctx_next_phase(&ctx);
+	ck_assert_uint_eq(ord_ctx_unit_nresults(&ctx, ord_ctx_find_unit(&ctx, "F1")), 0);
+	ord_ctx_result(&ctx, 0, "F1", NULL, "h");
+	unit_results("F1", got, sizeof(got));
+	ck_assert_str_eq(got, "F1:h");
+	unit_results("N1", got, sizeof(got));
+	ck_assert_str_eq(got, "");
+}
+END_TEST
+
+/* 100,000 units, a result added before each unit's question: each unit
+ * sees its own, and the index is made once (not 100,000 times). */
+START_TEST(test_unit_results_many)
+{
+	struct ord_ctx big;
+	struct ord_result_view r;
+	char id[16];
+	size_t i, n = 100000;
+
+	ord_ctx_init(&big, NULL, NULL, 1);
+	for (i = 0; i < n; i++) {
+		snprintf(id, sizeof(id), "U%zu", i);
+		ord_ctx_add_unit(&big, id, id, i % 2 ? "a" : "b", NULL, NULL);
+	}
+	ord_ctx_index(&big);
+	for (i = 0; i < n; i++) {
+		const struct ord_unit *u = ord_ctx_unit(&big, i);
+		ord_ctx_result(&big, 0, u->id, NULL, "r%zu", i);
+		ck_assert_uint_eq(ord_ctx_unit_nresults(&big, u), 1);
+		ck_assert_int_eq(ord_ctx_unit_result_get(&big, u, 0, &r), 0);
+		ck_assert_str_eq(r.unit, u->id);
+		ck_assert_uint_eq(strtoul(r.explanation + 1, NULL, 10), i);
+	}
+	ck_assert_uint_eq(big.unit_results_made, 1);
+	ord_ctx_release(&big);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("ctx");
@@ -163,6 +234,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_find_decomposed);
 	tcase_add_test(tc, test_hint);
 	tcase_add_test(tc, test_unit_results);
+	tcase_add_test(tc, test_unit_results_appended);
+	tcase_add_test(tc, test_unit_results_many);
 	suite_add_tcase(s, tc);
 	return s;
 }
