@@ -162,7 +162,13 @@ struct ord_ruleset {
 	 * ord_diag_add_attr naming the attribute at fault, so that `new` names
 	 * its place in the scenario (line and column). */
 	int (*init_unit)(struct ord_rules *rules, struct ord_unit *u, struct ord_diag *diag);
-	/* Check a parsed sheet of side ord_ctx_side(ctx) against the rules. */
+	/* Check a parsed sheet of side ord_ctx_side(ctx) against the rules.
+	 * ctx holds the side's units and the units the sheet names (a
+	 * submit's), or every unit of the game (the seal's check of every
+	 * sheet again, and the audit's): the check must say the same of a
+	 * sheet in either, finding units by ord_ctx_find_unit and walking
+	 * the units only for the side's own (ord_ctx_unit, their side
+	 * compared), and must not change a unit's state. */
 	int (*validate_sheet)(struct ord_ctx *ctx, const struct ord_sheet *sheet,
 			      struct ord_diag *diag);
 	/* Check one event against the sealed orders and the units' state;

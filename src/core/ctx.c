@@ -477,7 +477,7 @@ static struct ord_unit *add_unit(struct ord_ctx *ctx, const char *id, const char
 	if (ctx->nunits == ctx->ualloc) {
 		ctx->ualloc = ctx->ualloc ? 2 * ctx->ualloc : 64;
 		ctx->units = ord_xrealloc(ctx->units, ctx->ualloc * sizeof(*ctx->units));
-		if (!ctx->lazy)
+		if (!ctx->lazy && !ctx->checks_only)
 			ctx->state_before = ord_xrealloc(ctx->state_before,
 							 ctx->ualloc * sizeof(*ctx->state_before));
 	}
@@ -599,9 +599,19 @@ void ord_ctx_reserve_units(struct ord_ctx *ctx, size_t n)
 		return;
 	ctx->ualloc = n;
 	ctx->units = ord_xrealloc(ctx->units, ctx->ualloc * sizeof(*ctx->units));
-	if (!ctx->lazy)
+	if (!ctx->lazy && !ctx->checks_only)
 		ctx->state_before = ord_xrealloc(ctx->state_before,
 						 ctx->ualloc * sizeof(*ctx->state_before));
+}
+
+void ord_ctx_set_checks_only(struct ord_ctx *ctx, size_t n)
+{
+	/* as a partial context: a check does not compare states (hashing
+	 * each unit's was a twentieth of a submit) */
+	free(ctx->state_before);
+	ctx->state_before = NULL;
+	ctx->checks_only = 1;
+	ord_ctx_reserve_units(ctx, n);
 }
 
 void ord_ctx_reserve_results(struct ord_ctx *ctx, size_t n)
@@ -1026,6 +1036,38 @@ void ord_ctx_set_lazy_many(struct ord_ctx *ctx, int (*load_many)(void *ud, struc
 								 const char *const *names, size_t n))
 {
 	ctx->lazy_many = load_many;
+}
+
+/* Is s stored composed (ord_ctx_compose_name leaves it as it is)? */
+static int stored_composed(const char *s, struct ord_buf *tmp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p && *p < 0x80)
+		p++;
+	return !*p || !ord_ctx_compose_name(tmp, s);
+}
+
+int ord_ctx_words_unambiguous(struct ord_ctx *ctx)
+{
+	struct ord_buf tmp = ORD_BUF_INIT;
+	size_t i;
+	int ok = 1;
+
+	/* a word names two units when two ids are one composed, two names
+	 * one in any case, or a name is another's id: the maps keep the
+	 * first of each, so a unit whose own id or name finds another, or
+	 * whose id finds another's name, shares a word with it */
+	for (i = 0; ok && i < ctx->nunits; i++) {
+		const struct ord_unit *u = &ctx->units[i], *w;
+
+		ok = map_find(ctx, &ctx->by_id, u->id, 0) == u &&
+		     map_find(ctx, &ctx->by_name, u->name, 1) == u &&
+		     (!(w = map_find(ctx, &ctx->by_name, u->id, 1)) || w == u) &&
+		     stored_composed(u->id, &tmp) && stored_composed(u->name, &tmp);
+	}
+	ord_buf_release(&tmp);
+	return ok;
 }
 
 struct ord_unit *ord_ctx_held_unit(struct ord_ctx *ctx, const char *id_or_name)

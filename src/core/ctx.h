@@ -77,6 +77,7 @@ struct ord_ctx {
 	/* a partial context (ord_ctx_set_lazy): a unit looked up and not held
 	 * is loaded by lazy(); units never move (ualloc is the game's count) */
 	int attrs_shared; /* ord_ctx_add_unit_shared: the units' attrs and strings are not ctx's */
+	int checks_only;  /* ord_ctx_set_checks_only: every unit, no states kept to compare */
 	int (*lazy)(void *ud, struct ord_ctx *ctx, const char *id_or_name);
 	int (*lazy_many)(void *ud, struct ord_ctx *ctx, const char *const *names, size_t n);
 	/* every unit of the game (id, name, side) to each, for a hint when a
@@ -197,6 +198,21 @@ void ord_ctx_index(struct ord_ctx *ctx);
  * state was (ord_ctx_unit_changed says every unit changed). */
 void ord_ctx_set_lazy(struct ord_ctx *ctx, size_t total,
 		      int (*load)(void *ud, struct ord_ctx *ctx, const char *id_or_name), void *ud);
+/* Make ctx a context that checks and does not resolve, as a partial one
+ * (no state of a unit kept to compare, ord_ctx_unit_changed says every unit
+ * changed), but holding every unit of the game itself, and room for n of
+ * them: the seal checks every side's sheet in one (game_live.c).  Before
+ * the units are added. */
+void ord_ctx_set_checks_only(struct ord_ctx *ctx, size_t n);
+/* 1 when every word a sheet may name a unit by (an id, a name in any case,
+ * composed or not) names one unit of ctx at most, and every unit's id and
+ * name is stored composed (ord_ctx_compose_name): then a unit is found the
+ * same in a context of every unit as in a partial one, whatever units the
+ * partial one holds (the store reads a word by its bytes, an id as written,
+ * a name in any ASCII case, then composed).  A game made before the
+ * scenario refused a name that is another unit's id may fail it.  After
+ * ord_ctx_index. */
+int ord_ctx_words_unambiguous(struct ord_ctx *ctx);
 /* The same with a load of many names at once: it adds each unit once and
  * indexes it as it comes (ord_ctx_index_loaded), so that a unit named
  * twice, by its id and by its name, is found held the second time. */

@@ -102,21 +102,26 @@ int ord_game_live_roster(struct ord_game *g, int turn, const unsigned char *side
 			 const unsigned char *units, int *logged);
 /* At a seal: the unit rows against the units_root turn's opening logs,
  * or, an opening that logs none, every side and unit row against the
- * scenario (its parse); the first difference refused, ORD_EBADDATA. */
-int ord_game_live_units(struct ord_game *g, int turn);
+ * scenario (its parse); the first difference refused, ORD_EBADDATA.
+ * units (NULL: none), initialised: when the opening logs the root, every
+ * unit with its state as of now added in the same read, a context that
+ * checks (ord_ctx_set_checks_only), indexed; else left empty. */
+int ord_game_live_units(struct ord_game *g, int turn, struct ord_ctx *units);
 /* At the opening of a commitment: the unit rows against the units_root
  * turn's opening logs (none: not held), the sheet then checked against
  * them; the first difference refused, ORD_EBADDATA. */
 int ord_game_live_units_rooted(struct ord_game *g, int turn);
 /* At a seal, after ord_game_live_units: every side's last sheet checked
  * again as its submit checked it, against the units as the seal holds
- * them; one the rules refuse now refused, ORD_EBADDATA, naming its first
+ * them (in units, the context ord_game_live_units filled, when each word
+ * in it names one unit; else a side's context at a time, as a submit
+ * loads it); one the rules refuse now refused, ORD_EBADDATA, naming its first
  * problem.  *checked 1 when the sheets were checked (the seal's entry says
  * so, sheets_checked, and the verifier checks them again): not for a
  * turn opened by an orderly before the roster's roots, whose sheets an
  * orderly before may have taken, nor for a game with no referee (the seal
  * holds commitments, not sheets). */
-int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked);
+int ord_game_live_sheets_valid(struct ord_game *g, int turn, struct ord_ctx *units, int *checked);
 /* At the first resolve of a game with no referee, after the units and
  * their states are held to the turn's opening: every side's opened sheet
  * checked again as its opening checked it (an opening holds the unit rows,
@@ -188,8 +193,10 @@ int ord_game_add_unit(void *ud, const struct ord_store_unit *u);
 
 /* Index turn's sealed orders (at its seal, inside its transaction): each
  * unit's order parsed once, and the turn marked as indexed; a referee-less
- * turn, whose sheets are opened after the seal, is not indexed. */
-int ord_game_index_orders(struct ord_game *g, int turn);
+ * turn, whose sheets are opened after the seal, is not indexed.  units:
+ * the seal's context of every unit (ord_game_live_units), the sheets
+ * attached to it, or NULL or empty: the units read again. */
+int ord_game_index_orders(struct ord_game *g, int turn, struct ord_ctx *units);
 /* Fill ctx for checking n new events of phase, numbered from next: when
  * the turn is indexed and n is small beside the game, a partial context
  * (the units the events name, each with its sealed order and its standing
@@ -238,6 +245,14 @@ int ord_game_find_side(struct ord_game *g, const char *side, const struct ord_st
 int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
 			 size_t len, struct ord_diag *diag, struct ord_buf *reading,
 			 struct ord_reading_marks *marks);
+/* The same check in ctx, a context of every unit of the game as of now
+ * whose words name one unit each (ord_ctx_set_checks_only,
+ * ord_ctx_words_unambiguous): a unit is found in it as in the side's partial
+ * context ord_game_check_bytes makes, and the ruleset reads the units a
+ * sheet names, and the side's, the same (ruleset.h, validate_sheet).  The
+ * seal's check of every side's sheet, in one load (game_live.c). */
+int ord_game_check_bytes_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
+			    const char *bytes, size_t len, struct ord_diag *diag);
 /* Store a sheet and log it (rc may be NULL; nonce NULL: drawn, or derived
  * for a stand-in; opens_version: the commitment it opens, else 0). */
 int ord_game_store_sheet(struct ord_game *g, struct ord_receipt *rc, const struct ord_store_turn *t,

@@ -26,33 +26,39 @@ static int add_bare_unit(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
-int ord_game_index_orders(struct ord_game *g, int turn)
+int ord_game_index_orders(struct ord_game *g, int turn, struct ord_ctx *units)
 {
 	struct ord_buf body = ORD_BUF_INIT;
-	struct ord_ctx ctx;
+	struct ord_ctx own, *ctx = &own;
 	size_t i;
 	int err;
 
 	if (g->refereeless)
 		return 0;
-	ord_ctx_init(&ctx, g->rs, g->rules, turn);
-	if ((err = ord_store_units_now(g->db, 0, NULL, add_bare_unit, &ctx)) != 0)
+	ord_ctx_init(&own, g->rs, g->rules, turn);
+	if (units && units->checks_only && units->nunits && !units->nsheets) {
+		/* the seal's context of every unit (ord_game_live_units),
+		 * found in the same unit order as a read of them */
+		ctx = units;
+	} else {
+		if ((err = ord_store_units_now(g->db, 0, NULL, add_bare_unit, &own)) != 0)
+			goto out;
+		ord_ctx_index(&own);
+	}
+	if ((err = ord_game_attach_sheets(g, ctx, turn, NULL)) != 0)
 		goto out;
-	ord_ctx_index(&ctx);
-	if ((err = ord_game_attach_sheets(g, &ctx, turn, NULL)) != 0)
-		goto out;
-	for (i = 0; i < ctx.nunits; i++) {
-		const struct ord_order *o = ord_ctx_order(&ctx, &ctx.units[i]);
+	for (i = 0; i < ctx->nunits; i++) {
+		const struct ord_order *o = ord_ctx_order(ctx, &ctx->units[i]);
 		if (!o)
 			continue;
 		ord_buf_reset(&body);
 		ord_order_serialize(o, &body);
-		if ((err = ord_store_sealed_order_put(g->db, turn, ctx.units[i].id, body.buf)) != 0)
+		if ((err = ord_store_sealed_order_put(g->db, turn, ctx->units[i].id, body.buf)) != 0)
 			goto out;
 	}
 	err = ord_store_order_index_mark(g->db, turn);
 out:
-	ord_ctx_release(&ctx);
+	ord_ctx_release(&own);
 	ord_buf_release(&body);
 	return err;
 }

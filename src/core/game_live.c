@@ -609,9 +609,25 @@ static int roster_row(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
+/* A unit row digested as the roster and added to the seal's context of
+ * every unit (ord_game_live_units). */
+struct roster_units {
+	struct ord_digest *d;
+	struct ord_ctx *units;
+};
+
+static int roster_unit_row(void *ud, const struct ord_store_unit *u)
+{
+	struct roster_units *r = ud;
+
+	ord_game_roster_unit(r->d, u);
+	return ord_game_add_unit(r->units, u);
+}
+
 /* The unit rows against the units_root turn's opening logs; an opening
- * that logs none held to the scenario (scenario), or not at all. */
-static int live_units(struct ord_game *g, int turn, int scenario)
+ * that logs none held to the scenario (scenario), or not at all.  units
+ * (NULL: none) as ord_game_live_units fills it. */
+static int live_units(struct ord_game *g, int turn, int scenario, struct ord_ctx *units)
 {
 	struct ord_buf m = ORD_BUF_INIT;
 	struct ord_digest d;
@@ -629,7 +645,22 @@ static int live_units(struct ord_game *g, int turn, int scenario)
 		 * 10,000 units the seal took 0.75 G instructions with it); the
 		 * side rows are held by ord_game_live_seed */
 		ord_digest_init(&d, ORD_ROSTER_TAG);
-		if ((err = ord_store_roster_each(g->db, roster_row, &d)) == 0) {
+		if (units) {
+			/* and every unit with its state, in the same read, for
+			 * the check of the sheets (ord_game_live_sheets_valid):
+			 * the rows of the roster, a state each (units_now) */
+			struct roster_units r = { &d, units };
+			size_t bound = 0;
+			if ((err = ord_store_unit_bound(g->db, &bound)) == 0) {
+				ord_ctx_set_checks_only(units, bound + 1);
+				err = ord_store_units_now(g->db, 0, NULL, roster_unit_row, &r);
+			}
+			if (!err)
+				ord_ctx_index(units);
+		} else {
+			err = ord_store_roster_each(g->db, roster_row, &d);
+		}
+		if (!err) {
 			ord_digest_final(&d, root);
 			err = hold_root(g, turn, seq, body, "units_root", root, NULL);
 		}
@@ -647,9 +678,9 @@ static int live_units(struct ord_game *g, int turn, int scenario)
 	return err;
 }
 
-int ord_game_live_units(struct ord_game *g, int turn)
+int ord_game_live_units(struct ord_game *g, int turn, struct ord_ctx *units)
 {
-	return live_units(g, turn, 1);
+	return live_units(g, turn, 1, units);
 }
 
 /* An opening of a commitment (a game with no referee) checks the sheet
@@ -662,7 +693,7 @@ int ord_game_live_units(struct ord_game *g, int turn)
  * the roots, as it was. */
 int ord_game_live_units_rooted(struct ord_game *g, int turn)
 {
-	return live_units(g, turn, 0);
+	return live_units(g, turn, 0, NULL);
 }
 
 /*
@@ -674,22 +705,32 @@ int ord_game_live_units_rooted(struct ord_game *g, int turn)
  * red ordered blue's hussars, B3 made red's for the submit).  The seal
  * holds every unit to the roster first, then checks each side's last sheet
  * again as its submit did: a sheet the rules refuse now was taken against
- * other rows.  At about the cost of the submits (0.1 G instructions at
- * 10,000 units, docs/benchmarks.md).  With no referee the sheets come in
- * after the seal, opened, and the first phase checks them so.
+ * other rows.  With no referee the sheets come in after the seal, opened,
+ * and the first phase checks them so.
  *
  * Each side's last sheet of turn (a stand-in the seal made aside) against
  * the rules and the unit rows as they are, which the caller held: taken
- * says how it came in ("submit", "opening").
+ * says how it came in ("submit", "opening").  In the context of every unit
+ * the seal read with the roster (units, from ord_game_live_units), each
+ * sheet in turn: a side's own context loaded again for each
+ * (ord_game_check_bytes) cost the seal a quarter more at 10,000 units, the
+ * side's units read once more and the units its sheet names looked up
+ * (docs/benchmarks.md).  A unit is found there as in the submit's partial
+ * context when each word names one unit at most
+ * (ord_ctx_words_unambiguous): a game whose words do not, made before the
+ * scenario refused them, or no units (NULL), is checked a side's context
+ * at a time as before.
  */
-static int sheets_valid(struct ord_game *g, int turn, const char *taken)
+static int sheets_valid(struct ord_game *g, int turn, const char *taken, struct ord_ctx *units)
 {
 	size_t i;
-	int err;
+	int err, whole;
 
+	whole = units && units->checks_only && ord_ctx_words_unambiguous(units);
 	for (i = 0; i < g->nsides; i++) {
 		struct ord_store_sheet s;
 		struct ord_diag d;
+		size_t k;
 
 		if ((err = ord_store_sheet_read(g->db, turn, g->sides[i].id, 0, &s)) == ORD_ENOTFOUND) {
 			ord_error_clear();
@@ -702,7 +743,17 @@ static int sheets_valid(struct ord_game *g, int turn, const char *taken)
 			continue;
 		}
 		ord_diag_init(&d);
-		err = ord_game_check_bytes(g, turn, g->sides[i].name, s.bytes, s.len, &d, NULL, NULL);
+		if (whole)
+			err = ord_game_check_bytes_in(g, units, g->sides[i].name, s.bytes, s.len, &d);
+		else
+			err = ord_game_check_bytes(g, turn, g->sides[i].name, s.bytes, s.len, &d,
+						   NULL, NULL);
+		/* a check only reads the units: one that changed a state (a
+		 * module's slip) leaves the next sides to contexts of their
+		 * own, as their submits had */
+		for (k = 0; whole && k < units->nunits; k++)
+			if (!ord_kv_held(&units->units[k].state))
+				whole = 0;
 		if (err == ORD_EBADSHEET) {
 			struct ord_buf m = ORD_BUF_INIT;
 			ord_error_clear();
@@ -740,7 +791,7 @@ static int roster_logged(struct ord_game *g, int turn, int *logged)
 	return 0;
 }
 
-int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked)
+int ord_game_live_sheets_valid(struct ord_game *g, int turn, struct ord_ctx *units, int *checked)
 {
 	int err, logged;
 
@@ -749,7 +800,7 @@ int ord_game_live_sheets_valid(struct ord_game *g, int turn, int *checked)
 		return 0;
 	if ((err = roster_logged(g, turn, &logged)) != 0 || !logged)
 		return err; /* opened by an orderly before the roots */
-	if ((err = sheets_valid(g, turn, "submit")) != 0)
+	if ((err = sheets_valid(g, turn, "submit", units)) != 0)
 		return err;
 	*checked = 1;
 	return 0;
@@ -763,5 +814,5 @@ int ord_game_live_opened_valid(struct ord_game *g, int turn)
 		return 0;
 	if ((err = roster_logged(g, turn, &logged)) != 0 || !logged)
 		return err;
-	return sheets_valid(g, turn, "opening");
+	return sheets_valid(g, turn, "opening", NULL);
 }

@@ -121,6 +121,7 @@ int ord_game_seal(ord_game *g, int force)
 	struct ord_buf missing = ORD_BUF_INIT, body = ORD_BUF_INIT, held = ORD_BUF_INIT;
 	struct ord_buf why = ORD_BUF_INIT;
 	struct ord_canon_sealed *cs = NULL;
+	struct ord_ctx units;
 	unsigned char key[32], wstart[32], wtop[32];
 	struct ord_store_turn t;
 	struct ord_head head;
@@ -130,8 +131,10 @@ int ord_game_seal(ord_game *g, int force)
 
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
+	ord_ctx_init(&units, g->rs, g->rules, 0);
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
+	units.turn = t.turn;
 	if (t.state != ORD_TURN_OPEN) {
 		err = ord_error_set(ORD_ESTATE, "turn %d is already sealed", t.turn);
 		goto out;
@@ -145,13 +148,15 @@ int ord_game_seal(ord_game *g, int force)
 	/* the turn is played from the units' current states: none changed;
 	 * the sides and units are the ones the opening digests (or, opened
 	 * before the roster's roots, the scenario's), the seed and the
-	 * sheets it seals the ones logged (game_live.c) */
-	if ((err = current_fresh(g)) != 0 || (err = ord_game_live_units(g, t.turn)) != 0 ||
+	 * sheets it seals the ones logged (game_live.c); every unit read
+	 * once, with its state, for the checks of the sheets and the index
+	 * of the orders below */
+	if ((err = current_fresh(g)) != 0 || (err = ord_game_live_units(g, t.turn, &units)) != 0 ||
 	    (err = ord_game_live_sheets(g, &t, 0)) != 0)
 		goto out;
 	/* and each side's last sheet is one the rules take against them: a
 	 * submit holds no unit row to the log (game_live.c) */
-	if ((err = ord_game_live_sheets_valid(g, t.turn, &checked)) != 0)
+	if ((err = ord_game_live_sheets_valid(g, t.turn, &units, &checked)) != 0)
 		goto out;
 	/* a side has handed in when it has a sheet or, referee-less, a commitment */
 	if ((err = ord_game_sides_lacking(g, t.turn, 0, &missing, &nmissing)) != 0)
@@ -219,7 +224,7 @@ int ord_game_seal(ord_game *g, int force)
 			goto out;
 	}
 	/* every unit's order parsed once: an event reads only its units' */
-	if ((err = ord_game_index_orders(g, t.turn)) != 0)
+	if ((err = ord_game_index_orders(g, t.turn, &units)) != 0)
 		goto out;
 	ord_canon_seal(&body, t.turn, force, cs, g->nsides, held.buf, g->witnessed ? wtop : NULL,
 		       checked);
@@ -242,6 +247,7 @@ out:
 	if (err)
 		ord_store_rollback(g->db);
 	sodium_memzero(wstart, sizeof(wstart));
+	ord_ctx_release(&units);
 	free(cs);
 	ord_buf_release(&missing);
 	ord_buf_release(&held);

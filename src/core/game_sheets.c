@@ -265,6 +265,33 @@ static int other_notation(struct ord_game *g, const char *bytes, size_t len, str
 	return 0;
 }
 
+/* The ruleset's check of a parsed sheet of side in ctx, which holds the
+ * side's units and the units the sheet names (a partial context, or one of
+ * every unit): the problems from index first on (before counted) sorted,
+ * the notation of another ruleset said (other: the parse refused lines),
+ * and the reading (NULL: none). */
+static int check_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
+		    const struct ord_sheet *sheet, int other, const char *bytes, size_t len,
+		    struct ord_diag *diag, size_t first, size_t before, struct ord_buf *reading,
+		    struct ord_reading_marks *marks)
+{
+	int err;
+
+	ctx->side = side;
+	if (g->rs->validate_sheet && (err = g->rs->validate_sheet(ctx, sheet, diag)) != 0 &&
+	    err != ORD_EBADSHEET)
+		return err;
+	if ((err = ord_state_check(ctx)) != 0) /* a key the module did not declare */
+		return err;
+	err = ord_diag_count(diag) > before ? ORD_EBADSHEET : 0;
+	ord_diag_sort(diag, first);
+	if (other)
+		other_notation(g, bytes, len, diag, first);
+	if (reading)
+		add_reading(g, sheet, diag, first, diag->n, reading, marks);
+	return err;
+}
+
 /* Parse a sheet and have the ruleset validate it for side; reading (may be
  * NULL) gets orderly's reading of it (add_reading).  The lines that parsed
  * are validated even when others did not (notation.h), so the player
@@ -292,23 +319,29 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 	loaded = 1;
 	if ((err = ord_game_load_side_ctx(g, &ctx, turn, side, &sheet)) != 0)
 		goto out;
-	ctx.side = side;
-	if (g->rs->validate_sheet && (err = g->rs->validate_sheet(&ctx, &sheet, diag)) != 0 &&
-	    err != ORD_EBADSHEET)
-		goto out;
-	if ((err = ord_state_check(&ctx)) != 0) /* a key the module did not declare */
-		goto out;
-	err = ord_diag_count(diag) > before ? ORD_EBADSHEET : 0;
-	ord_diag_sort(diag, first);
-	if (other)
-		other_notation(g, bytes, len, diag, first);
-	if (reading)
-		add_reading(g, &sheet, diag, first, diag->n, reading, marks);
+	err = check_in(g, &ctx, side, &sheet, other, bytes, len, diag, first, before, reading, marks);
 out:
 	if (loaded) {
 		ord_ctx_release(&ctx);
 		ord_store_end_read(g->db);
 	}
+	ord_sheet_release(&sheet);
+	return err;
+}
+
+int ord_game_check_bytes_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
+			    const char *bytes, size_t len, struct ord_diag *diag)
+{
+	struct ord_sheet sheet;
+	size_t first = diag->n, before = ord_diag_count(diag);
+	int err;
+
+	ord_sheet_init(&sheet);
+	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
+	if (!err || err == ORD_EBADSHEET)
+		err = check_in(g, ctx, side, &sheet, err == ORD_EBADSHEET, bytes, len, diag, first,
+			       before, NULL, NULL);
+	ctx->side = NULL;
 	ord_sheet_release(&sheet);
 	return err;
 }

@@ -156,6 +156,42 @@ sql b3.orderly "UPDATE log SET body = replace(body, 'sheets_checked=1' || char(1
 expect_exit 1 ord audit b3.orderly
 expect_in "$OUT" "BROKEN: the sheet of red, version 1, that the seal sealed is refused by the rules against the units as the turn opened (line 4:1: unit 'B3' belongs to side blue, not red (orders)): it was taken against other unit rows"
 
+# the seal checks every side's sheet in one context of every unit, which
+# finds a unit as the side's own context of a submit does: a unit renamed
+# while a sheet was submitted, and named back, is a word of no unit, said
+# as a submit says it now (its hint among every unit of the game)
+RENAMED="UPDATE unit SET name = 'Red Cuirassier' WHERE uid = 'R3'"
+NAMED_BACK="UPDATE unit SET name = 'Red Cuirassiers' WHERE uid = 'R3'"
+printf '# Red, turn 1\nR1 \xe2\x86\x91 1/4 @B1\nRed Cuirassier: \xe2\x86\x92 1/2\n' >red-renamed.txt
+expect_exit 0 ord new renamed.orderly --scenario "$FIX/scenario.xml"
+expect_exit 0 ord submit renamed.orderly --side blue "$FIX/blue-1.txt"
+sql renamed.orderly "$RENAMED" >/dev/null
+expect_exit 0 ord submit renamed.orderly --side red red-renamed.txt
+sql renamed.orderly "$NAMED_BACK" >/dev/null
+expect_exit 65 ord submit renamed.orderly --side red red-renamed.txt --check
+expect_in "$ERR" "red-renamed.txt:3:1: unknown unit 'Red Cuirassier': did you mean 'R3' (Red Cuirassiers)?"
+cp renamed.orderly renamed.before
+expect_exit 65 ord seal renamed.orderly
+expect_eq "$ERR" "orderly: 'renamed.orderly': the sheet of red, version 1, of turn 1 (table sheet), which its submit took, is refused by the rules against the units as the turn's opening digests them (line 3:1: unknown unit 'Red Cuirassier': did you mean 'R3' (Red Cuirassiers)? (orders)): a unit's row was another while it was submitted: it was changed outside orderly ('orderly audit' says where); nothing was done" "a sheet naming a unit by a name it had only while submitted"
+cmp renamed.orderly renamed.before || fail "the refused seal changed the game file"
+
+# a game whose words name two units (a name that is another unit's id,
+# as a scenario could have before it was refused; its opening made to
+# digest it): a side's own context finds its own unit by the word, as
+# red's submit took "B1" for its rifles, and the seal checks that side's
+# sheet in such a context again, not in the context of every unit, where
+# "B1" is blue's line: it seals
+TWICE="UPDATE unit SET name = 'B1' WHERE uid = 'R2'"
+printf '# Red, turn 1\nR1 \xe2\x86\x91 1/4\nB1 \xe2\x86\x92 1/2\n' >red-twice.txt
+expect_exit 0 ord new twice.orderly --scenario "$FIX/scenario.xml"
+sql twice.orderly "$TWICE" >/dev/null
+"$FORGE" units-root twice.orderly 1 || fail "ord_forge units-root twice.orderly 1"
+expect_exit 0 ord submit twice.orderly --side blue "$FIX/blue-1.txt"
+expect_exit 0 ord submit twice.orderly --side red red-twice.txt
+expect_exit 0 ord seal twice.orderly
+[[ "$(sql twice.orderly "SELECT body LIKE '%sheets_checked=1%' FROM log WHERE kind = 'seal'")" == 1 ]] ||
+	fail "the seal's entry does not say it checked the sheets"
+
 # untouched, it seals, and its entry says it checked the sheets
 cp open.orderly sealed.orderly
 expect_exit 0 ord seal sealed.orderly
