@@ -130,7 +130,9 @@ char *ord_arena_alloc(struct ord_arena *a, size_t n);
  * again with what it read first.
  */
 /* xmlsafe refused what orderly refuses in any XML (too large, not UTF-8,
- * a DOCTYPE, an entity, XInclude) before the document's own form was read */
+ * a DOCTYPE, an entity, XInclude, a tag of more than ORD_XML_MAX_ATTRS
+ * attributes, markup longer than ORD_XML_MAX_MARKUP, elements nested
+ * deeper than ORD_XML_MAX_DEPTH) before the document's own form was read */
 #define ORD_ERRMARK_ANY_XML 1u
 /* Add marks to the last error. */
 void ord_error_mark(unsigned marks);

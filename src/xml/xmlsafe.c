@@ -87,8 +87,10 @@ static void collect(void *data, xmlErrorPtr e)
 	 * (its words are read: libxml2 2.9 raises "Excessive depth" as
 	 * XML_ERR_INTERNAL_ERROR, a code other failures share, with no code
 	 * of its own before XML_ERR_RESOURCE_LIMIT in 2.11) */
-	if (e->message && !strncmp(e->message, "Excessive depth in document", 27))
+	if (e->message && !strncmp(e->message, "Excessive depth in document", 27)) {
 		ord_buf_addf(&c->msg, "elements nested deeper than %d levels", ORD_XML_MAX_DEPTH);
+		c->marks |= ORD_ERRMARK_ANY_XML;
+	}
 	/* a stream's parser says "Extra content" of a document cut short */
 	else if (c->stream && e->code == XML_ERR_DOCUMENT_END && stream_cut_short(c->stream, &c->msg))
 		;
@@ -727,22 +729,24 @@ static int prescan_nesting(const char *bytes, size_t len, size_t max, const char
 		return any_xml(ord_error_set(ORD_EBADDATA, "%s:%u: entity declarations are not accepted",
 					     name, line_of(bytes, at)));
 	if ((at = sc.at[ORD_XML_SCAN_ATTRS]) != SIZE_MAX)
-		return ord_error_set(ORD_EBADDATA,
-				     "%s:%u: an element with more than %d attributes; expected at most %d",
-				     name, line_of(bytes, at), ORD_XML_MAX_ATTRS, ORD_XML_MAX_ATTRS);
+		return any_xml(
+			ord_error_set(ORD_EBADDATA,
+				      "%s:%u: an element with more than %d attributes; expected at most %d",
+				      name, line_of(bytes, at), ORD_XML_MAX_ATTRS, ORD_XML_MAX_ATTRS));
 	if ((at = sc.at[ORD_XML_SCAN_XINCLUDE]) != SIZE_MAX ||
 	    (at = sc.at[ORD_XML_SCAN_XINCLUDE_OLD]) != SIZE_MAX)
 		return any_xml(ord_error_set(ORD_EBADDATA, "%s:%u: XInclude is not accepted", name,
 					     line_of(bytes, at)));
 	if ((at = sc.at[ORD_XML_SCAN_LONG]) != SIZE_MAX)
-		return ord_error_set(ORD_EBADDATA,
-				     "%s:%u: a comment, processing instruction, CDATA section or tag of more than %d bytes; expected at most %d",
-				     name, line_of(bytes, at), ORD_XML_MAX_MARKUP, ORD_XML_MAX_MARKUP);
+		return any_xml(ord_error_set(ORD_EBADDATA,
+					     "%s:%u: a comment, processing instruction, CDATA section or tag of more than %d bytes; expected at most %d",
+					     name, line_of(bytes, at), ORD_XML_MAX_MARKUP,
+					     ORD_XML_MAX_MARKUP));
 	if ((at = sc.at[ORD_XML_SCAN_NESTING]) == SIZE_MAX)
 		return 0;
 	if (sc.nest_kind == ORD_XML_NEST_DEEP)
-		return ord_error_set(ORD_EBADDATA, "%s:%u: elements nested deeper than %d levels",
-				     name, line_of(bytes, at), ORD_XML_MAX_DEPTH);
+		return any_xml(ord_error_set(ORD_EBADDATA, "%s:%u: elements nested deeper than %d levels",
+					     name, line_of(bytes, at), ORD_XML_MAX_DEPTH));
 	if (sc.nest_kind == ORD_XML_NEST_ROOT)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: Expecting element %s, got %s", name,
 				     line_of(bytes, at), containers[0], sc.nest_tag);
@@ -789,9 +793,10 @@ static int check_tree(xmlNodePtr n, int depth, const char *name)
 						     name, xmlGetLineNo(n)));
 		if (n->type == XML_ELEMENT_NODE) {
 			if (depth >= ORD_XML_MAX_DEPTH)
-				return ord_error_set(ORD_EBADDATA,
-						     "%s:%ld: elements nested deeper than %d levels",
-						     name, xmlGetLineNo(n), ORD_XML_MAX_DEPTH);
+				return any_xml(
+					ord_error_set(ORD_EBADDATA,
+						      "%s:%ld: elements nested deeper than %d levels",
+						      name, xmlGetLineNo(n), ORD_XML_MAX_DEPTH));
 			if (check_tree(n->children, depth + 1, name))
 				return ORD_EBADDATA;
 		}
@@ -1329,6 +1334,7 @@ int ord_xml_stream_next(struct ord_xml_stream *s)
 				ord_buf_addf(&s->c.msg, "%s:%d: elements nested deeper than %d levels",
 					     s->c.name, xmlTextReaderGetParserLineNumber(s->r),
 					     ORD_XML_MAX_DEPTH);
+				s->c.marks |= ORD_ERRMARK_ANY_XML;
 				return stream_fail(s, "");
 			}
 			if (!(s->line[depth] = next_start_line(s, 1))) {

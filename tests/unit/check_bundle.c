@@ -33,6 +33,7 @@
 #include "core/verify_int.h"
 #include "core/canon.h"
 #include "core/crypto.h"
+#include "xml/xmlsafe.h"
 #include "core/game.h"
 
 #ifndef ORD_SOURCE_DIR
@@ -1396,6 +1397,66 @@ START_TEST(refusals_of_any_xml_by_mark)
 }
 END_TEST
 
+/* The limits orderly puts on any XML (attributes in a tag, markup's
+ * length, nesting) are said as they are, as a DOCTYPE is: xmlsafe marks
+ * them (ORD_ERRMARK_ANY_XML), and a bundle past one is not said changed
+ * or damaged, or cut short. */
+START_TEST(limits_of_any_xml_said_as_they_are)
+{
+	struct ord_buf doc = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	const char *first_gt = strchr(strstr(bundle.buf, "<bundle "), '>') + 1;
+	char want[200];
+	int i;
+
+	/* a tag of more attributes than any XML may have */
+	ord_buf_add(&doc, bundle.buf, (size_t)(first_gt - bundle.buf));
+	ord_buf_adds(&doc, "\n<x");
+	for (i = 0; i <= ORD_XML_MAX_ATTRS; i++)
+		ord_buf_addf(&doc, " a%d=\"\"", i);
+	ord_buf_adds(&doc, "/>");
+	ord_buf_adds(&doc, first_gt);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	snprintf(want, sizeof(want),
+		 "t.xml:3: an element with more than %d attributes; expected at most %d",
+		 ORD_XML_MAX_ATTRS, ORD_XML_MAX_ATTRS);
+	ck_assert_str_eq(ord_error_last(), want);
+	ck_assert_uint_eq(ord_error_marks(), ORD_ERRMARK_ANY_XML);
+	/* a comment longer than any markup may be */
+	ord_buf_reset(&doc);
+	ord_buf_add(&doc, bundle.buf, (size_t)(first_gt - bundle.buf));
+	ord_buf_adds(&doc, "\n<!--");
+	ord_buf_grow(&doc, ORD_XML_MAX_MARKUP + 8);
+	memset(doc.buf + doc.len, 'x', ORD_XML_MAX_MARKUP);
+	doc.len += ORD_XML_MAX_MARKUP;
+	doc.buf[doc.len] = '\0';
+	ord_buf_adds(&doc, "-->");
+	ord_buf_adds(&doc, first_gt);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	snprintf(want, sizeof(want),
+		 "t.xml:3: a comment, processing instruction, CDATA section or tag of more than %d bytes; expected at most %d",
+		 ORD_XML_MAX_MARKUP, ORD_XML_MAX_MARKUP);
+	ck_assert_str_eq(ord_error_last(), want);
+	ck_assert_uint_eq(ord_error_marks(), ORD_ERRMARK_ANY_XML);
+	/* elements nested deeper than any XML may nest them (<units> holds
+	 * elements: no other refusal comes first) */
+	ord_buf_reset(&doc);
+	ord_buf_add(&doc, bundle.buf, (size_t)(first_gt - bundle.buf));
+	ord_buf_adds(&doc, "\n");
+	for (i = 0; i < ORD_XML_MAX_DEPTH; i++)
+		ord_buf_adds(&doc, "<units>");
+	for (i = 0; i < ORD_XML_MAX_DEPTH; i++)
+		ord_buf_adds(&doc, "</units>");
+	ord_buf_adds(&doc, first_gt);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	snprintf(want, sizeof(want), "t.xml:3: elements nested deeper than %d levels",
+		 ORD_XML_MAX_DEPTH);
+	ck_assert_str_eq(ord_error_last(), want);
+	ck_assert_uint_eq(ord_error_marks(), ORD_ERRMARK_ANY_XML);
+	ord_buf_release(&doc);
+	ord_buf_release(&out);
+}
+END_TEST
+
 /* ---- export refusals ---- */
 
 /* A copy of the game built, named name in the test's directory, its
@@ -2426,6 +2487,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, receipts_and_keys);
 	tcase_add_test(v, hostile_and_broken);
 	tcase_add_test(v, refusals_of_any_xml_by_mark);
+	tcase_add_test(v, limits_of_any_xml_said_as_they_are);
 	tcase_add_test(v, export_refusals);
 	tcase_add_test(v, export_id_names_the_bundle);
 	tcase_add_test(v, rewrite_after_signed_head);

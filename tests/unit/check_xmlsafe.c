@@ -1062,20 +1062,43 @@ START_TEST(test_refusals_of_any_xml_marked)
 	ck_assert_uint_eq(MARKS("<r><!ENTITY x \"y\"></r>"), ORD_ERRMARK_ANY_XML);
 	ck_assert_uint_eq(MARKS("<r xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>"),
 			  ORD_ERRMARK_ANY_XML);
+	/* the limits of any XML: too many attributes, markup too long,
+	 * nesting too deep */
+	ord_buf_adds(&b, "<r");
+	for (i = 0; i < 300; i++)
+		ord_buf_addf(&b, " a%d=\"%d\"", i, i);
+	ord_buf_adds(&b, "/>");
+	ck_assert_uint_eq(refusal_marks(b.buf, b.len), ORD_ERRMARK_ANY_XML);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:1: an element with more than 256 attributes; expected at most 256");
+	ord_buf_reset(&b);
+	ord_buf_adds(&b, "<r><!--");
+	ord_buf_grow(&b, ORD_XML_MAX_MARKUP + 16);
+	memset(b.buf + b.len, 'x', ORD_XML_MAX_MARKUP);
+	b.len += ORD_XML_MAX_MARKUP;
+	b.buf[b.len] = '\0';
+	ord_buf_adds(&b, "--></r>");
+	ck_assert_uint_eq(refusal_marks(b.buf, b.len), ORD_ERRMARK_ANY_XML);
+	ck_assert_msg(strstr(ord_error_last(), "t.xml:1: a comment, processing instruction, CDATA "
+					       "section or tag of more than "),
+		      "%s", ord_error_last());
+	ord_buf_reset(&b);
+	for (i = 0; i <= ORD_XML_MAX_DEPTH; i++)
+		ord_buf_adds(&b, "<r>");
+	for (i = 0; i <= ORD_XML_MAX_DEPTH; i++)
+		ord_buf_adds(&b, "</r>");
+	ck_assert_uint_eq(refusal_marks(b.buf, b.len), ORD_ERRMARK_ANY_XML);
+	ck_assert_str_eq(ord_error_last(), "t.xml:1: elements nested deeper than 64 levels");
+	ord_buf_reset(&b);
 	/* the form of the document: not well-formed, a character XML does
-	 * not allow (libxml2's code of bytes not UTF-8 too), too deep, too
-	 * many attributes; and the words in a name */
+	 * not allow (libxml2's code of bytes not UTF-8 too); and the words
+	 * in a name */
 	ck_assert_uint_eq(MARKS("<r>"), 0);
 	ck_assert_uint_eq(MARKS("<r>\x01</r>"), 0);
 	ck_assert_str_eq(ord_error_last(), "t.xml:1:4: PCDATA invalid Char value 1");
 	ck_assert_uint_eq(MARKS("<r>&#0;</r>"), 0);
 	ck_assert_uint_eq(MARKS("<DOCTYPE-not-accepted-UTF-8></r>"), 0);
 	ck_assert_msg(strstr(ord_error_last(), "DOCTYPE-not-accepted-UTF-8"), "%s", ord_error_last());
-	ord_buf_adds(&b, "<r");
-	for (i = 0; i < 300; i++)
-		ord_buf_addf(&b, " a%d=\"%d\"", i, i);
-	ord_buf_adds(&b, "/>");
-	ck_assert_uint_eq(refusal_marks(b.buf, b.len), 0);
 	/* the schema's refusal of an element named with the words */
 	ck_assert_int_eq(stream_len("<not-accepted-UTF-8/>", 21, ORD_XML_MAX_BYTES,
 				    scenario_containers, &trace),
