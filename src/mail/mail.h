@@ -251,15 +251,22 @@ const struct mail_mime *mail_mime_plugin(void);
  * a Latin-1 letter is folded (ø to oe, å to aa, é to e), a run of any
  * other characters (a space, a '/', a letter of another script) becomes
  * one '_'; a leading or trailing '.', '-' or '_' is dropped, and the rest
- * cut to MAIL_FILE_GAME_MAX bytes, fewer when the whole would be longer
- * than MAIL_FILE_NAME_MAX (at least 8); "game" when nothing is left.
+ * cut to MAIL_FILE_GAME_MAX bytes; "game" when nothing is left.  The
+ * side's id fmt names (side, NULL: none; found after a '-') is cut when
+ * the longest name of its files (a report of a turn of 4 digits,
+ * exchanged) would be longer than MAIL_FILE_NAME_MAX after the game's
+ * name, the same in every file of the game: to no fewer than 8 bytes, then
+ * a '.' and 6 hex digits of a hash of the whole id
+ * (report-12-abcdefgh.1f0c3a-exchanged.txt); a '.' is in no side's id, and
+ * the hash tells apart ids cut to the same start.  Then the game's name is
+ * cut when the whole is still longer (at least 8 bytes are kept).
  */
 #define MAIL_FILE_GAME_MAX 32
 #define MAIL_FILE_NAME_MAX 72
-void mail_file_name(struct ord_buf *out, const char *game, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void mail_file_namev(struct ord_buf *out, const char *game, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+void mail_file_name(struct ord_buf *out, const char *game, const char *side, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void mail_file_namev(struct ord_buf *out, const char *game, const char *side, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* ---- notices.c: what players receive without asking ---- */
 

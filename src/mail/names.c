@@ -90,26 +90,84 @@ static void file_game(struct ord_buf *out, const char *game, size_t max)
 	ord_buf_release(&s);
 }
 
-void mail_file_namev(struct ord_buf *out, const char *game, const char *fmt, va_list ap)
+/* A side's id in a file's name is cut when the longest name of a file of
+ * the side (SIDE_ROOM besides the id and the game's name: a report of a
+ * turn of 4 digits, exchanged) would be longer than MAIL_FILE_NAME_MAX,
+ * so that it reads the same in every file of the game: to no fewer than
+ * SIDE_KEEP bytes, then a '.' and SIDE_HASH hex digits of a hash of the
+ * whole id.  A '.' is in no side's id, so a cut one is never another
+ * side's whole, and the hash tells apart two ids cut to the same start. */
+#define SIDE_ROOM (sizeof("report-9999--exchanged.txt") - 1)
+#define SIDE_KEEP 8
+#define SIDE_HASH 6
+
+/* Where side stands in rest as a part of its own (after a '-', before a
+ * '-', a '.' or the end), the last such place; NULL when it does not. */
+static char *side_in(char *rest, const char *side)
 {
-	struct ord_buf rest = ORD_BUF_INIT;
+	size_t n = strlen(side);
+	char *p, *found = NULL;
+
+	for (p = strstr(rest, side); n && p; p = strstr(p + 1, side))
+		if (p > rest && p[-1] == '-' && (!p[n] || p[n] == '-' || p[n] == '.'))
+			found = p;
+	return found;
+}
+
+/* The side's id in rest (side_in) cut so that its files' names, after a
+ * game's name of game_len bytes, stay within MAIL_FILE_NAME_MAX. */
+static void side_cut(struct ord_buf *rest, const char *side, size_t game_len)
+{
+	struct ord_buf cut = ORD_BUF_INIT;
+	size_t n = strlen(side), room = MAIL_FILE_NAME_MAX - 1 - game_len - SIDE_ROOM, keep, at;
+	unsigned h = 2166136261u; /* FNV-1a */
+	const char *p;
+	char *s;
+
+	if (n <= room || !(s = side_in(rest->buf, side)))
+		return;
+	keep = room > SIDE_KEEP + 1 + SIDE_HASH ? room - 1 - SIDE_HASH : SIDE_KEEP;
+	while (keep > 1 && strchr("-_", side[keep - 1]))
+		keep--;
+	for (p = side; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	at = (size_t)(s - rest->buf);
+	ord_buf_add(&cut, rest->buf, at);
+	ord_buf_add(&cut, side, keep);
+	ord_buf_addf(&cut, ".%0*x", SIDE_HASH, h & 0xffffffu);
+	ord_buf_adds(&cut, rest->buf + at + n);
+	ord_buf_reset(rest);
+	ord_buf_add(rest, cut.buf, cut.len);
+	ord_buf_release(&cut);
+}
+
+void mail_file_namev(struct ord_buf *out, const char *game, const char *side, const char *fmt,
+		     va_list ap)
+{
+	struct ord_buf rest = ORD_BUF_INIT, whole = ORD_BUF_INIT;
 	size_t max = MAIL_FILE_GAME_MAX;
 
 	ord_buf_vaddf(&rest, fmt, ap);
 	/* the whole within a header's line, so that no mail program sees
-	 * it cut in pieces (RFC 2231), nor the outbox's look for it */
+	 * it cut in pieces (RFC 2231), nor the outbox's look for it: a long
+	 * side's id is cut first, so that the game's name stays whole and
+	 * the games of one folder apart, then the game's name */
+	file_game(&whole, game, max);
+	if (side)
+		side_cut(&rest, side, whole.len);
 	if (1 + rest.len + max > MAIL_FILE_NAME_MAX)
 		max = rest.len + 1 + 8 < MAIL_FILE_NAME_MAX ? MAIL_FILE_NAME_MAX - 1 - rest.len : 8;
 	file_game(out, game, max);
 	ord_buf_addf(out, "-%s", rest.buf);
 	ord_buf_release(&rest);
+	ord_buf_release(&whole);
 }
 
-void mail_file_name(struct ord_buf *out, const char *game, const char *fmt, ...)
+void mail_file_name(struct ord_buf *out, const char *game, const char *side, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	mail_file_namev(out, game, fmt, ap);
+	mail_file_namev(out, game, side, fmt, ap);
 	va_end(ap);
 }

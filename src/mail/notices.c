@@ -78,15 +78,16 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 	return err;
 }
 
-/* The name of a file this judge mails of game g (mail_file_name). */
-static void file_name(ord_game *g, struct ord_buf *out, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void file_name(ord_game *g, struct ord_buf *out, const char *fmt, ...)
+/* The name of a file this judge mails of game g (mail_file_name; side:
+ * the side's id fmt names, or NULL). */
+static void file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	mail_file_namev(out, ord_game_name(g), fmt, ap);
+	mail_file_namev(out, ord_game_name(g), side, fmt, ap);
 	va_end(ap);
 }
 
@@ -99,9 +100,10 @@ static void file_name(ord_game *g, struct ord_buf *out, const char *fmt, ...)
  * is queued, out the game's file name.  The game's name is looked for
  * first: the older name is the end of it.
  */
-static int kept_name(ord_game *g, const char *key, struct ord_buf *out, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int kept_name(ord_game *g, const char *key, struct ord_buf *out, const char *fmt, ...)
+static int kept_name(ord_game *g, const char *key, struct ord_buf *out, const char *side,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int kept_name(ord_game *g, const char *key, struct ord_buf *out, const char *side,
+		     const char *fmt, ...)
 {
 	struct ord_buf old = ORD_BUF_INIT;
 	va_list ap;
@@ -111,7 +113,7 @@ static int kept_name(ord_game *g, const char *key, struct ord_buf *out, const ch
 	va_start(ap, fmt);
 	ord_buf_vaddf(&old, fmt, ap);
 	va_end(ap);
-	file_name(g, out, "%s", old.buf);
+	file_name(g, out, side, "%s", old.buf);
 	if (ord_mail_queued_naming(g, key, out->buf)) {
 		found = 1;
 	} else if (ord_mail_queued_naming(g, key, old.buf)) {
@@ -210,7 +212,7 @@ static int open_notices(ord_game *g, int t, int64_t deadline, int open)
 	 * against the key the head names itself */
 	if ((err = game_key_hex(g, pkhex)) != 0)
 		return err;
-	file_name(g, &name, "open-%d.head", t);
+	file_name(g, &name, NULL, "open-%d.head", t);
 	attach_head(&att, &h, &head, &name);
 	if (deadline)
 		by_deadline(g, &dl, deadline);
@@ -314,7 +316,7 @@ static int seal_notices(ord_game *g, int t, int witnessed)
 		ord_error_clear();
 		return 0;
 	}
-	file_name(g, &name, "seal-%d.head", t);
+	file_name(g, &name, NULL, "seal-%d.head", t);
 	attach_head(&att[0], &h, &head, &name);
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
@@ -343,7 +345,7 @@ static int seal_notices(ord_game *g, int t, int witnessed)
 			     t, name.buf, name.buf);
 		if (have_sealed) {
 			ord_buf_reset(&sname);
-			file_name(g, &sname, "sealed-%d-%s.head", t, side);
+			file_name(g, &sname, side, "sealed-%d-%s.head", t, side);
 			att[1] = (struct mail_attach){ sname.buf, "text/plain", sealed.buf, sealed.len };
 			mail_hex(schex, sc, 32);
 			ord_buf_addf(&body,
@@ -441,7 +443,7 @@ static int close_notices(ord_game *g, int t, int nphases)
 		if ((err = game_key_hex(g, pkhex)) != 0)
 			break;
 		ord_buf_reset(&name);
-		file_name(g, &name, "close-%d-%d.head", t, p);
+		file_name(g, &name, NULL, "close-%d-%d.head", t, p);
 		attach_head(&att, &h, &head, &name);
 		for (i = 0; i < ord_game_nsides(g); i++) {
 			const char *side = ord_game_side_name(g, i);
@@ -470,7 +472,7 @@ static int close_notices(ord_game *g, int t, int nphases)
 			ord_buf_reset(&seal_key);
 			ord_buf_addf(&seal_key, "seal/%d/%s", t, side);
 			if (sealed &&
-			    !kept_name(g, seal_key.buf, &receipt, "sealed-%d-%s.head", t, side))
+			    !kept_name(g, seal_key.buf, &receipt, side, "sealed-%d-%s.head", t, side))
 				sealed = 0;
 			if (!sealed) {
 				ord_buf_reset(&receipt);
@@ -479,9 +481,9 @@ static int close_notices(ord_game *g, int t, int nphases)
 			/* the opening's head, as his mail of it named it */
 			ord_buf_reset(&seal_key);
 			ord_buf_addf(&seal_key, "open/%d/%s", t, side);
-			kept_name(g, seal_key.buf, &opening, "open-%d.head", t);
+			kept_name(g, seal_key.buf, &opening, NULL, "open-%d.head", t);
 			ord_buf_reset(&receipt_file);
-			file_name(g, &receipt_file, "receipt-%d-%s-V.head", t, side);
+			file_name(g, &receipt_file, side, "receipt-%d-%s-V.head", t, side);
 			ord_buf_reset(&body);
 			ord_buf_addf(&body,
 				     "Phase %d of turn %d is closed: no event of it can be recorded now.\n\n"
@@ -630,7 +632,7 @@ static int report_notices(ord_game *g, int t, int exchanged)
 		ord_buf_reset(&name);
 		if ((err = ord_game_report(g, side, t, 0, &report)) != 0)
 			break;
-		file_name(g, &name, "report-%d-%s%s.txt", t, side, exchanged ? "-exchanged" : "");
+		file_name(g, &name, side, "report-%d-%s%s.txt", t, side, exchanged ? "-exchanged" : "");
 		ord_buf_addf(&body,
 			     "Every phase of turn %d is resolved. Your side's report (attached too, %s):\n"
 			     "\n%s",
@@ -657,12 +659,12 @@ static void report_compare(ord_game *g, struct ord_buf *body, int t, const char 
 	ord_buf_addf(&key, "report/%d/%s", t, side);
 	/* the game's names before an earlier orderly's (kept_name): its
 	 * report-T-SIDE.txt is the end of the game's exchanged one's */
-	file_name(g, &name, "report-%d-%s.txt", t, side);
+	file_name(g, &name, side, "report-%d-%s.txt", t, side);
 	if (!ord_mail_queued_naming(g, key.buf, name.buf)) {
-		if (kept_name(g, key.buf, &name, "report-%d-%s-exchanged.txt", t, side) == 1)
+		if (kept_name(g, key.buf, &name, side, "report-%d-%s-exchanged.txt", t, side) == 1)
 			opt = "";
-		else if (!kept_name(g, key.buf, &name, "report-%d-%s.txt", t, side)) {
-			if (kept_name(g, key.buf, &name, "report-%d-%s-exchanged.txt", t, side))
+		else if (!kept_name(g, key.buf, &name, side, "report-%d-%s.txt", t, side)) {
+			if (kept_name(g, key.buf, &name, side, "report-%d-%s-exchanged.txt", t, side))
 				opt = "";
 			else
 				ord_buf_reset(&name); /* an earlier orderly's mail: no file */
@@ -746,7 +748,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 	size_t i, natt;
 	int t = bd->turn, err = 0, p, nkept = 0, close_old = 0;
 
-	file_name(g, &judge_seal, "seal-%d.judge-copy.head", t);
+	file_name(g, &judge_seal, NULL, "seal-%d.judge-copy.head", t);
 	for (i = 0; i <= ord_game_nsides(g); i++) {
 		const char *side = i < ord_game_nsides(g) ? ord_game_side_name(g, i) : NULL;
 		const char *seal_name;
@@ -762,7 +764,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 			goto out;
 		ord_buf_reset(&receipt);
 		if (side)
-			file_name(g, &receipt, "receipt-%d-%s-V.head", t, side);
+			file_name(g, &receipt, side, "receipt-%d-%s-V.head", t, side);
 		/* the heads of the turn's opening (the previous exchange's for
 		 * t > 1) and of its seal, kept from their mails: only the kept
 		 * copies are the player's own evidence */
@@ -770,16 +772,16 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		ord_buf_addf(&kept, "open/%d/%s", t, side ? side : "");
 		kept_open = side && ord_mail_queued(g, kept.buf);
 		/* each under the name its mail gave it (kept_name) */
-		kept_name(g, kept.buf, &opening, "open-%d.head", t);
+		kept_name(g, kept.buf, &opening, NULL, "open-%d.head", t);
 		ord_buf_reset(&kept);
 		ord_buf_addf(&kept, "seal/%d/%s", t, side ? side : "");
 		kept_seal = bd->seal.len && ord_mail_queued(g, kept.buf);
-		kept_name(g, kept.buf, &seal, "seal-%d.head", t);
+		kept_name(g, kept.buf, &seal, NULL, "seal-%d.head", t);
 		seal_name = seal.buf;
 		/* the head of the seal signed for his side, which his seal
 		 * mail attached (one an earlier orderly queued did not) */
 		kept_sealed = side && kept_seal &&
-			      kept_name(g, kept.buf, &sealed, "sealed-%d-%s.head", t, side);
+			      kept_name(g, kept.buf, &sealed, side, "sealed-%d-%s.head", t, side);
 		natt = 0;
 		att[natt++] = (struct mail_attach){ bd->names[0].buf, "application/xml",
 						    bd->xml.buf, bd->xml.len };
@@ -817,8 +819,8 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 			ord_buf_reset(&kept);
 			ord_buf_addf(&kept, "close/%d/%d/%s", t, p, side);
 			if (ord_mail_queued(g, kept.buf)) {
-				close_old = kept_name(g, kept.buf, &close, "close-%d-%d.head", t,
-						      p) == 2;
+				close_old = kept_name(g, kept.buf, &close, NULL, "close-%d-%d.head",
+						      t, p) == 2;
 				ord_buf_addf(&body, " \\\n        --head %s", close.buf);
 				nkept++;
 			}
@@ -875,7 +877,7 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 			if (close_old)
 				ord_buf_addf(&close, "close-%d-P.head", t);
 			else
-				file_name(g, &close, "close-%d-P.head", t);
+				file_name(g, &close, NULL, "close-%d-P.head", t);
 			ord_buf_addf(&body,
 				     "%s came with the mail of phase P's close; a phase\n"
 				     "whose close head you lack is named by verify as not checked.\n",
@@ -985,9 +987,9 @@ static int bundle_notices(ord_game *g, int t)
 	if (ord_game_head(g, &h, t, "exchange") == 0)
 		ord_head_format(&h, &bd.exch);
 	ord_error_clear();
-	file_name(g, &bd.names[0], "turn-%d.xml", t);
-	file_name(g, &bd.names[1], "seal-%d.head", t);
-	file_name(g, &bd.names[2], "exchange-%d.head", t);
+	file_name(g, &bd.names[0], NULL, "turn-%d.xml", t);
+	file_name(g, &bd.names[1], NULL, "seal-%d.head", t);
+	file_name(g, &bd.names[2], NULL, "exchange-%d.head", t);
 	if ((err = ord_game_status(g, &st)) != 0)
 		goto out;
 	bd.nclose = st.witnessed ? st.nphases : 0;

@@ -385,18 +385,60 @@ START_TEST(test_file_name)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		ord_buf_reset(&b);
-		mail_file_name(&b, cases[i].game, "report-%d-%s.txt", 3, "red");
+		mail_file_name(&b, cases[i].game, "red", "report-%d-%s.txt", 3, "red");
 		ck_assert_msg(!strcmp(b.buf, cases[i].want), "'%s': '%s', not '%s'", cases[i].game,
 			      b.buf, cases[i].want);
 	}
-	/* the whole within 72: a long side's file cuts the game's name more */
+	ord_buf_release(&b);
+}
+END_TEST
+
+/* A side's id of 32 characters (the longest a scenario takes) beside a
+ * long game's name: the whole within 72, the game's name kept whole (two
+ * games of one folder apart), the side's id cut to its start, a '.' and a
+ * hash of the whole id, the same in every file of the side, and two sides
+ * alike to their 24th character apart. */
+START_TEST(test_file_name_long_side)
+{
+	static const char game[] = "abcdefghijklmnopqrstuvwxyz0123456789",
+			  side[] = "abcdefghijklmnopqrstuvwxyz_12345",
+			  other[] = "abcdefghijklmnopqrstuvwxyz_54321";
+	struct ord_buf b = ORD_BUF_INIT, c = ORD_BUF_INIT;
+
+	mail_file_name(&b, game, side, "report-%d-%s-exchanged.txt", 12, side);
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-report-12-abcdefgh.7fa926-"
+				"exchanged.txt");
+	ck_assert_uint_le(b.len, 72);
+	mail_file_name(&c, game, other, "report-%d-%s-exchanged.txt", 12, other);
+	ck_assert_str_eq(c.buf, "abcdefghijklmnopqrstuvwxyz012345-report-12-abcdefgh.3b0462-"
+				"exchanged.txt");
 	ord_buf_reset(&b);
-	mail_file_name(&b, "abcdefghijklmnopqrstuvwxyz0123456789", "report-%d-%s-exchanged.txt", 12,
-		       "abcdefghijklmnopqrstuvwxyz_12345");
-	ck_assert_str_eq(b.buf, "abcdefghijklmno-report-12-abcdefghijklmnopqrstuvwxyz_12345-"
+	mail_file_name(&b, game, side, "receipt-%d-%s-%d.head", 3, side, 2);
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-receipt-3-abcdefgh.7fa926-2.head");
+	ord_buf_reset(&b);
+	mail_file_name(&b, game, side, "link-%d-%d-%s.head", 3, 4, side);
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-link-3-4-abcdefgh.7fa926.head");
+	/* a game's name of 8: the side's id whole, room for it in any file */
+	ord_buf_reset(&b);
+	mail_file_name(&b, "austerlz", side, "report-%d-%s-exchanged.txt", 9999, side);
+	ck_assert_str_eq(b.buf, "austerlz-report-9999-abcdefghijklmnopqrstuvwxyz_12345-exchanged.txt");
+	/* a game's name of 20: the side's id cut to what every file has room for */
+	ord_buf_reset(&b);
+	mail_file_name(&b, "abcdefghijklmnopqrst", side, "sealed-%d-%s.head", 1, side);
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrst-sealed-1-abcdefghijklmnopqr.7fa926.head");
+	/* a turn of 4 digits: the game's name cut after the side's id */
+	ord_buf_reset(&b);
+	mail_file_name(&b, game, side, "report-%d-%s-exchanged.txt", 1234, side);
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz0123-report-1234-abcdefgh.7fa926-"
 				"exchanged.txt");
 	ck_assert_uint_eq(b.len, 72);
+	/* a name without the side's id is not cut */
+	ord_buf_reset(&b);
+	mail_file_name(&b, game, NULL, "report-%d-%s-exchanged.txt", 12, side);
+	ck_assert_str_eq(b.buf, "abcdefghijklmno-report-12-abcdefghijklmnopqrstuvwxyz_12345-"
+				"exchanged.txt");
 	ord_buf_release(&b);
+	ord_buf_release(&c);
 }
 END_TEST
 
@@ -2133,6 +2175,57 @@ START_TEST(test_files_named_after_odd_game)
 }
 END_TEST
 
+/* A side's id of 32 (the longest a scenario takes) in a game whose name
+ * is cut to 31: its seal mail's heads keep the game's name whole and cut
+ * the side's id (mail_file_name), and the mail's words name the file so. */
+START_TEST(test_files_named_long_side)
+{
+	static const char side[] = "red_regiment_of_the_line_abcdefg";
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT, xml = ORD_BUF_INIT, to = ORD_BUF_INIT;
+	struct ord_create_opts co;
+	char scen[1200], buf[4096];
+	const char *p, *q;
+	ord_game *g;
+	FILE *f;
+	size_t n;
+
+	ck_assert_ptr_nonnull(f = fopen(SCENARIO, "r"));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		ord_buf_add(&xml, buf, n);
+	fclose(f);
+	/* every "red" of an attribute made the long id */
+	for (p = xml.buf; (q = strstr(p, "\"red\"")) != NULL; p = q + 5) {
+		ord_buf_add(&to, p, (size_t)(q - p));
+		ord_buf_addf(&to, "\"%s\"", side);
+	}
+	ord_buf_adds(&to, p);
+	snprintf(scen, sizeof(scen), "%s/long-side.xml", jdir);
+	ck_assert_ptr_nonnull(f = fopen(scen, "w"));
+	ck_assert_uint_eq(fwrite(to.buf, 1, to.len, f), to.len);
+	fclose(f);
+	snprintf(jgame, sizeof(jgame), "%s/The Peninsular Campaign of 1812, north.orderly", jdir);
+	memset(&co, 0, sizeof(co));
+	co.fixed_dice = 1;
+	ck_assert_msg(ord_game_create(&g, jgame, scen, &co) == 0, "%s", ord_error_last());
+	ord_game_free(g);
+	tick_at(T0);
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	newest_mail("red@club.test", "turn sealed", &body, &a);
+	ck_assert_str_eq(a.names.buf,
+			 "The_Peninsular_Campaign_of_1812-seal-1.head\n"
+			 "The_Peninsular_Campaign_of_1812-sealed-1-red_regi.95d548.head\n");
+	ck_assert_in(body.buf, "The_Peninsular_Campaign_of_1812-sealed-1-red_regi.95d548.head");
+	ck_assert_not_in(body.buf, "-sealed-1-red_regiment");
+	ord_buf_release(&body);
+	ord_buf_release(&xml);
+	ord_buf_release(&to);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
 /* A game upgraded while it runs: the mails an orderly before game-named
  * files queued (open-1.head, seal-1.head, sealed-1-blue.head,
  * report-1-blue.txt) are not queued again under the new names (a mail is
@@ -2271,6 +2364,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_passphrase_marked);
 	tcase_add_test(tc, test_block_lines_as_written);
 	tcase_add_test(tc, test_file_name);
+	tcase_add_test(tc, test_file_name_long_side);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
 	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
@@ -2302,6 +2396,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_referee_bundle_seal_head);
 	tcase_add_test(judge, test_report_file_and_diff);
 	tcase_add_test(judge, test_files_named_after_odd_game);
+	tcase_add_test(judge, test_files_named_long_side);
 	tcase_add_test(judge, test_files_named_before_upgrade);
 	suite_add_tcase(s, judge);
 	return s;
