@@ -1269,6 +1269,16 @@ int ord_mail_queued(ord_game *g, const char *key);
 /* 1 when it is, and its bytes name name (a file it attached, say): a mail
  * an earlier orderly queued may lack what this one attaches. */
 int ord_mail_queued_naming(ord_game *g, const char *key, const char *name);
+/* The name the files the judge mails of the game begin with, kept in the
+ * game file from the first mail that named one (docs/pbem.md; '' for a
+ * game an orderly before game-named files mailed): appended to out, *kept
+ * 0 while none is kept.  ord_mail_set_files keeps it, inside the mail's
+ * transaction; once kept, it stays. */
+int ord_mail_files(ord_game *g, struct ord_buf *out, int *kept);
+int ord_mail_set_files(ord_game *g, const char *files);
+/* The bytes of the first mail queued, sent or not, that hold naming,
+ * appended to bytes; *found 0 when none does. */
+int ord_mail_first_naming(ord_game *g, const char *naming, struct ord_buf *bytes, int *found);
 struct ord_mail_out {
 	int64_t id;
 	char message_id[256];

@@ -791,6 +791,21 @@ int ord_mail_queued_naming(ord_game *g, const char *key, const char *name)
 	return found;
 }
 
+int ord_mail_files(ord_game *g, struct ord_buf *out, int *kept)
+{
+	return ord_store_mail_files_get(g->db, out, kept);
+}
+
+int ord_mail_set_files(ord_game *g, const char *files)
+{
+	return ord_store_mail_files_set(g->db, files);
+}
+
+int ord_mail_first_naming(ord_game *g, const char *naming, struct ord_buf *bytes, int *found)
+{
+	return ord_store_mail_first_naming(g->db, naming, bytes, found);
+}
+
 int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *message_id,
 		   const char *rcpt, const void *bytes, size_t len)
 {

@@ -267,6 +267,24 @@ void mail_file_name(struct ord_buf *out, const char *game, const char *side, con
 	__attribute__((format(printf, 4, 5)));
 void mail_file_namev(struct ord_buf *out, const char *game, const char *side, const char *fmt,
 		     va_list ap) __attribute__((format(printf, 4, 0)));
+/*
+ * What the names of the files the judge mails of game g begin with, in
+ * out (cleared first): kept in the game file (ord_mail_files) from the
+ * first mail that named a file, for the whole game, so that a player's
+ * folder and filters hold every file of it under one name.  None kept (a
+ * game no mail of which named a file, or one mailed before it was kept):
+ * as the first file the game's outbox names begins, "" for a file's own
+ * name (an orderly before game-named files: open-3.head), else the game's
+ * name now (mail_file_name's GAME); kept from then on (inside the mail's
+ * transaction).  A game file renamed later keeps the name.
+ */
+void mail_game_files(ord_game *g, struct ord_buf *out);
+/* mail_file_name of game g with the name kept (mail_game_files): the file's
+ * own name alone when it is "". */
+void mail_game_file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void mail_game_file_namev(ord_game *g, struct ord_buf *out, const char *side, const char *fmt,
+			  va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* ---- notices.c: what players receive without asking ---- */
 

@@ -171,3 +171,108 @@ void mail_file_name(struct ord_buf *out, const char *game, const char *side, con
 	mail_file_namev(out, game, side, fmt, ap);
 	va_end(ap);
 }
+
+/* The kinds of file the judge mails: a file's own name is one, a '-' and
+ * a digit (open-3.head, sealed-3-red.head). */
+static const char *const file_kinds[] = {
+	"open", "seal", "sealed", "close", "receipt", "link", "report", "turn", "exchange", NULL,
+};
+
+static int kind_at(const char *s)
+{
+	size_t i, n;
+
+	for (i = 0; file_kinds[i]; i++) {
+		n = strlen(file_kinds[i]);
+		if (!strncmp(s, file_kinds[i], n) && s[n] == '-' && s[n + 1] >= '0' && s[n + 1] <= '9')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * What the first file named in bytes (a mail the judge queued) begins
+ * with, in out: "" when the name is a file's own (open-3.head: an orderly
+ * before game-named files), else now (the game's name now, as file_game
+ * made it).
+ */
+static void files_named(const char *bytes, size_t len, const char *now, struct ord_buf *out)
+{
+	struct ord_buf name = ORD_BUF_INIT;
+	const char *p = NULL, *end = bytes + len;
+	size_t i, n = strlen(now);
+
+	for (i = 0; i + 9 <= len; i++)
+		if (!memcmp(bytes + i, "filename=", 9)) {
+			p = bytes + i + 9;
+			break;
+		}
+	if (p && p < end && *p == '"')
+		p++;
+	while (p && p < end && name_char((unsigned char)*p))
+		ord_buf_add(&name, p++, 1);
+	ord_buf_adds(&name, ""); /* never NULL */
+	if (!name.len || (!strncmp(name.buf, now, n) && name.buf[n] == '-')) {
+		ord_buf_adds(out, now);
+		goto out;
+	}
+	if (!kind_at(name.buf))
+		ord_buf_adds(out, now);
+out:
+	ord_buf_release(&name);
+}
+
+void mail_game_files(ord_game *g, struct ord_buf *out)
+{
+	struct ord_buf now = ORD_BUF_INIT, bytes = ORD_BUF_INIT;
+	int kept = 0, found = 0;
+
+	ord_buf_reset(out);
+	file_game(&now, ord_game_name(g), MAIL_FILE_GAME_MAX);
+	if (ord_mail_files(g, out, &kept) != 0)
+		goto fail;
+	if (kept)
+		goto out;
+	/* none kept yet: as the game's mails named their files, else the
+	 * game's name now, kept from this mail on */
+	if (ord_mail_first_naming(g, "filename=", &bytes, &found) != 0)
+		goto fail;
+	if (found)
+		files_named(bytes.buf, bytes.len, now.buf, out);
+	else
+		ord_buf_add(out, now.buf, now.len);
+	if (ord_mail_set_files(g, out->buf) != 0)
+		goto fail;
+	goto out;
+fail:
+	/* a file that cannot be read or written now: named as the game is
+	 * named now, and kept by a later mail */
+	ord_error_clear();
+	ord_buf_reset(out);
+	ord_buf_add(out, now.buf, now.len);
+out:
+	ord_buf_release(&now);
+	ord_buf_release(&bytes);
+}
+
+void mail_game_file_namev(ord_game *g, struct ord_buf *out, const char *side, const char *fmt,
+			  va_list ap)
+{
+	struct ord_buf files = ORD_BUF_INIT;
+
+	mail_game_files(g, &files);
+	if (files.len)
+		mail_file_namev(out, files.buf, side, fmt, ap);
+	else
+		ord_buf_vaddf(out, fmt, ap); /* the file's own name */
+	ord_buf_release(&files);
+}
+
+void mail_game_file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mail_game_file_namev(g, out, side, fmt, ap);
+	va_end(ap);
+}

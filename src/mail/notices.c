@@ -78,8 +78,9 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 	return err;
 }
 
-/* The name of a file this judge mails of game g (mail_file_name; side:
- * the side's id fmt names, or NULL). */
+/* The name of a file this judge mails of game g (mail_game_file_name:
+ * the name kept for the game's files; side: the side's id fmt names, or
+ * NULL). */
 static void file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
@@ -87,18 +88,19 @@ static void file_name(ord_game *g, struct ord_buf *out, const char *side, const 
 	va_list ap;
 
 	va_start(ap, fmt);
-	mail_file_namev(out, ord_game_name(g), side, fmt, ap);
+	mail_game_file_namev(g, out, side, fmt, ap);
 	va_end(ap);
 }
 
 /*
  * The name under which the mail queued as key attached a file, in out
- * (cleared first): 1 the game's file name of fmt (file_name), 2 fmt's own,
- * the name an orderly before game-named files gave it (a game upgraded
- * while it ran: the player keeps the file under the name it came with,
- * and the later mails name that); 0 when the mail names neither or none
- * is queued, out the game's file name.  The game's name is looked for
- * first: the older name is the end of it.
+ * (cleared first): 1 the name kept for the game's files (file_name), 2
+ * fmt's own, the name an orderly before game-named files gave it (a game
+ * whose first mails it queued keeps those names, but one that ran on an
+ * orderly before the names were kept may have both: the player keeps each
+ * file under the name it came with, and the later mails name that); 0 when
+ * the mail names neither or none is queued, out the kept name.  The kept
+ * name is looked for first: the older name is the end of it.
  */
 static int kept_name(ord_game *g, const char *key, struct ord_buf *out, const char *side,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -276,6 +276,61 @@ int ord_store_mail_queued(sqlite3 *db, const char *key, const char *naming, int 
 	return err;
 }
 
+int ord_store_mail_files_get(sqlite3 *db, struct ord_buf *out, int *kept)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	*kept = 0;
+	if ((err = ord_store_prepare(db, &st, "SELECT files FROM mail_config WHERE id = 1")) != 0)
+		return err;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			*kept = 1;
+			ord_buf_adds(out, col_text(st, 0));
+		}
+	} else {
+		err = ord_store_error(db, "reading the mail configuration");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_files_set(sqlite3 *db, const char *files)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "UPDATE mail_config SET files = ? WHERE id = 1 AND files IS NULL")) !=
+	    0)
+		return err;
+	sqlite3_bind_text(st, 1, files, -1, SQLITE_STATIC);
+	return step_done(db, st, "storing the mail configuration");
+}
+
+int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf *bytes, int *found)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	*found = 0;
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT bytes FROM mail_outbox WHERE instr(bytes, ?1) > 0 ORDER BY id LIMIT 1")) !=
+	    0)
+		return err;
+	sqlite3_bind_blob(st, 1, naming, (int)strlen(naming), SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*found = 1;
+		ord_buf_add(bytes, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+	} else if (rc != SQLITE_DONE) {
+		err = ord_store_error(db, "reading the outbox");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			 const void *bytes, size_t len, int64_t now)
 {

@@ -453,6 +453,14 @@ int ord_store_mail_inbox_said(sqlite3 *db, const char *text, int64_t before, int
 /* *found 1 when a mail with this key is queued, and, naming not NULL,
  * its bytes hold naming (an attachment's file name). */
 int ord_store_mail_queued(sqlite3 *db, const char *key, const char *naming, int *found);
+/* The name the judge's files of the game begin with (mail_config.files),
+ * appended to out, *kept 0 while none is kept (NULL); set it once (a
+ * second set leaves the first). */
+int ord_store_mail_files_get(sqlite3 *db, struct ord_buf *out, int *kept);
+int ord_store_mail_files_set(sqlite3 *db, const char *files);
+/* The bytes of the first mail queued (sent or not) that hold naming,
+ * appended to bytes; *found 0 when none does. */
+int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf *bytes, int *found);
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			 const void *bytes, size_t len, int64_t now);
 /* ORD_ENOTFOUND (no message set) when nothing is unsent after id after. */

@@ -9,8 +9,10 @@
 # command in the folder of every attachment he got.  A game whose mails of
 # turn 1 an orderly before game-named files queued (open-1.head,
 # seal-1.head, sealed-1-blue.head, report-1-blue.txt) and that an upgraded
-# orderly carries on: nothing is mailed again under the new names, and
-# the bundle mail's command names each file as it came, and verifies.
+# orderly carries on: nothing is mailed again under the new names, the
+# game keeps the names it began with (its bundle, the next turn's opening
+# and receipts named without the game's), and the bundle mail's command
+# names each file as it came, and verifies.
 set -euo pipefail
 # shellcheck source=tests/mail/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -170,6 +172,8 @@ sealed-1-blue.head" "the earlier orderly's seal mail"
 expect_eq "$(mime "$(last_mail blue "[upgrade] turn report")" attachments)" "report-1-blue.txt" \
 	"the earlier orderly's report mail"
 n=$(sqlu "SELECT count(*) FROM mail_outbox")
+# the earlier orderly kept no name for the game's files
+sqlu "UPDATE mail_config SET files = NULL"
 # the upgraded orderly: nothing of the earlier one's again
 tick
 expect_eq "$(sqlu "SELECT count(*) FROM mail_outbox")" "$n" "mails queued again after the upgrade"
@@ -178,24 +182,34 @@ expect_eq "$(sqlu "SELECT count(*) FROM mail_outbox WHERE key IS NOT NULL GROUP 
 ordu exchange "$G" >/dev/null
 tick
 B=$(last_mail blue "[upgrade] turn bundle")
-expect_eq "$(mime "$B" attachments)" "upgrade-turn-1.xml
-upgrade-exchange-1.head" "the upgraded orderly's bundle mail's attachments"
-expect_in "$(mime "$B" body)" "    orderly verify upgrade-turn-1.xml --pubkey GAME-KEY --receipt RECEIPT \\
+expect_eq "$(mime "$B" attachments)" "turn-1.xml
+exchange-1.head" "the upgraded orderly's bundle mail's attachments"
+expect_in "$(mime "$B" body)" "    orderly verify turn-1.xml --pubkey GAME-KEY --receipt RECEIPT \\
         --receipt sealed-1-blue.head \\
         --head open-1.head \\
         --head seal-1.head \\
-        --head upgrade-exchange-1.head
+        --head exchange-1.head
 "
 expect_in "$(mime "$B" body)" "    --report blue --resolved | diff report-1-blue.txt -"
-expect_eq "$(mime "$(last_mail blue "[upgrade] turn open")" attachments)" "upgrade-open-2.head" \
+expect_in "$(mime "$B" body)" "sent for turn 1 attached, receipt-1-blue-V.head, which the game"
+expect_eq "$(mime "$(last_mail blue "[upgrade] turn open")" attachments)" "open-2.head" \
 	"the upgraded orderly's opening of turn 2"
+expect_eq "$(sqlu "SELECT files FROM mail_config")" "" "the name kept for the upgraded game's files"
 keep blue "$TMP/up"
 verify_bundle blue "$TMP/up" upgrade "" "$TMP/up-open.txt"
 [[ $RC == 0 ]] || fail "blue's verify of the upgraded game's bundle failed: $CMD: $OUT"
 expect_in "$OUT" "ok: receipt receipt-1-blue-1.head (signed by the game's key"
 expect_in "$OUT" "receipt sealed-1-blue.head (signed by the game's key, entry"
+# a sheet of turn 2: its receipt named as the game's receipts were
+sheet_mail "$TMP/up-sheet2.eml" "orderly+upgrade@judge.test" "orders-2-blue.txt"
+send_raw "$TMP/up-sheet2.eml"
+deliver
+flush
+R=$(last_mail blue "[upgrade] receipt: turn 2")
+expect_eq "$(mime "$R" attachments)" "receipt-2-blue-1.head" "the upgraded game's receipt of turn 2"
+expect_in "$(mime "$R" body)" "Keep the attached receipt receipt-2-blue-1.head:"
 
 # one folder of both games' files: none overwrites another
 dups=$(for f in $(mails blue); do mime "$f" attachments; done | sort | uniq -d)
 expect_eq "$dups" "" "files of the two games under the same name"
-note "the files the judge mails are named after the game, and an upgraded game's mails name the files as they came"
+note "the files the judge mails are named after the game, and an upgraded game keeps the names it began with"

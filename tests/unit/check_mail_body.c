@@ -2227,17 +2227,21 @@ START_TEST(test_files_named_long_side)
 END_TEST
 
 /* A game upgraded while it runs: the mails an orderly before game-named
- * files queued (open-1.head, seal-1.head, sealed-1-blue.head,
- * report-1-blue.txt) are not queued again under the new names (a mail is
- * queued once by its kind, turn and side, whatever it attaches), and the
- * later bundle mail names each file as the player got it: the old names
- * beside the new ones of what it attaches itself. */
+ * files queued (open-1.head, receipt-1-blue-1.head, seal-1.head,
+ * sealed-1-blue.head, report-1-blue.txt) are not queued again under the
+ * new names (a mail is queued once by its kind, turn and side, whatever it
+ * attaches), and the game keeps their names to its end (the game file
+ * keeps how they begin, read from its outbox when it was not kept): the
+ * bundle mail's files and command, the next turn's opening, and the
+ * receipt of a sheet sent after the upgrade, as the game's earlier
+ * receipts were named. */
 START_TEST(test_files_named_before_upgrade)
 {
 	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
 	struct ord_buf body = ORD_BUF_INIT;
 	sqlite3 *db;
 	size_t n;
+	char *res;
 
 	tick_at(T0);
 	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
@@ -2247,7 +2251,8 @@ START_TEST(test_files_named_before_upgrade)
 	tick_at(T0 + 120);
 	newest_mail("blue@club.test", "turn report", &body, &a);
 	ck_assert_str_eq(a.names.buf, "cross-report-1-blue.txt\n");
-	/* every mail so far as the earlier orderly composed it */
+	/* every mail so far as the earlier orderly composed it, which kept
+	 * no name for the game's files */
 	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db,
 				      "UPDATE mail_outbox SET bytes = CAST(replace(CAST(bytes AS TEXT), "
@@ -2255,7 +2260,12 @@ START_TEST(test_files_named_before_upgrade)
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	ck_assert_int_eq(sqlite3_changes(db), 8); /* 2 open, 1 receipt, 3 seal, 2 report */
+	ck_assert_int_eq(sqlite3_exec(db, "UPDATE mail_config SET files = NULL", NULL, NULL, NULL),
+			 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_changes(db), 1);
 	sqlite3_close(db);
+	newest_mail("blue@club.test", "receipt", &body, &a);
+	ck_assert_str_eq(a.names.buf, "receipt-1-blue-1.head\n");
 	newest_mail("blue@club.test", "turn sealed", &body, &a);
 	ck_assert_str_eq(a.names.buf, "seal-1.head\nsealed-1-blue.head\n");
 	n = outbox_count();
@@ -2263,26 +2273,33 @@ START_TEST(test_files_named_before_upgrade)
 	ck_assert_uint_eq(outbox_count(), n);
 	resolve_all(1);
 	tick_at(T0 + 180);
-	/* the bundles, and turn 2's openings, under the new names */
+	/* the bundles, and turn 2's openings, under the game's names */
 	ck_assert_uint_eq(outbox_count(), n + 5);
 	newest_mail("blue@club.test", "turn open", &body, &a);
-	ck_assert_str_eq(a.names.buf, "cross-open-2.head\n");
+	ck_assert_str_eq(a.names.buf, "open-2.head\n");
 	newest_mail("blue@club.test", "turn bundle", &body, &a);
-	ck_assert_str_eq(a.names.buf, "cross-turn-1.xml\ncross-exchange-1.head\n");
-	ck_assert_in(body.buf,
-		     "    orderly verify cross-turn-1.xml --pubkey GAME-KEY --receipt RECEIPT \\\n"
-		     "        --receipt sealed-1-blue.head \\\n"
-		     "        --head open-1.head \\\n"
-		     "        --head seal-1.head \\\n"
-		     "        --head cross-exchange-1.head\n");
+	ck_assert_str_eq(a.names.buf, "turn-1.xml\nexchange-1.head\n");
+	ck_assert_in(body.buf, "    orderly verify turn-1.xml --pubkey GAME-KEY --receipt RECEIPT \\\n"
+			       "        --receipt sealed-1-blue.head \\\n"
+			       "        --head open-1.head \\\n"
+			       "        --head seal-1.head \\\n"
+			       "        --head exchange-1.head\n");
 	ck_assert_in(body.buf, "open-1.head came with the mail of the turn's opening.\n"
 			       "seal-1.head came with the mail of the turn's seal.\n"
 			       "sealed-1-blue.head came with it too:");
-	ck_assert_in(body.buf, "cross-exchange-1.head is attached.\n");
+	ck_assert_in(body.buf, "exchange-1.head is attached.\n");
 	ck_assert_in(body.buf, "--report blue --resolved | diff report-1-blue.txt -\n");
-	ck_assert_not_in(body.buf, "cross-open");
-	ck_assert_not_in(body.buf, "cross-seal");
-	ck_assert_not_in(body.buf, "cross-report");
+	ck_assert_in(body.buf, "sent for turn 1 attached, receipt-1-blue-V.head, which the game\n");
+	ck_assert_not_in(body.buf, "cross-");
+	/* a sheet of turn 2: its receipt named as the game's first was */
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n");
+	ck_assert_in(res, "orders of blue stored: turn 2 version 1");
+	free(res);
+	newest_mail("blue@club.test", "receipt", &body, &a);
+	ck_assert_str_eq(a.names.buf, "receipt-2-blue-1.head\n");
+	ck_assert_in(body.buf, "Keep the attached receipt receipt-2-blue-1.head: the game's signature");
+	ck_assert_in(body.buf, "'orderly verify' with --receipt receipt-2-blue-1.head\n");
+	ck_assert_not_in(body.buf, "cross-");
 	ord_buf_release(&body);
 	ord_buf_release(&a.names);
 	ord_buf_release(&a.text);
