@@ -274,9 +274,11 @@ void mail_file_namev(struct ord_buf *out, const char *game, const char *side, co
  * folder and filters hold every file of it under one name.  None kept (a
  * game no mail of which named a file, or one mailed before it was kept):
  * as the first file the game's outbox names begins, "" for a file's own
- * name (an orderly before game-named files: open-3.head), else the game's
+ * name (an orderly before game-named files: open-3.head), the game's name
+ * when that mail was made (a game file renamed since), else the game's
  * name now (mail_file_name's GAME); kept from then on (inside the mail's
- * transaction).  A game file renamed later keeps the name.
+ * transaction).  A game file renamed later keeps the name: its mails'
+ * subjects and address follow the file, its files' names do not.
  */
 void mail_game_files(ord_game *g, struct ord_buf *out);
 /* mail_file_name of game g with the name kept (mail_game_files): the file's

@@ -192,9 +192,12 @@ static int kind_at(const char *s)
 
 /*
  * What the first file named in bytes (a mail the judge queued) begins
- * with, in out: "" when the name is a file's own (open-3.head: an orderly
- * before game-named files), else now (the game's name now, as file_game
- * made it).
+ * with, in out: now (the game's name now, as file_game made it) when the
+ * name begins with it or with a cut of it; "" when the name is a file's
+ * own (open-3.head: an orderly before game-named files); else what comes
+ * before the first '-' that a file's own name follows: the game's name
+ * when the mail was made, a game file renamed since (and before the name
+ * was kept).
  */
 static void files_named(const char *bytes, size_t len, const char *now, struct ord_buf *out)
 {
@@ -216,8 +219,15 @@ static void files_named(const char *bytes, size_t len, const char *now, struct o
 		ord_buf_adds(out, now);
 		goto out;
 	}
-	if (!kind_at(name.buf))
+	if (kind_at(name.buf))
+		goto out; /* "" */
+	for (i = 1; i < name.len; i++)
+		if (name.buf[i] == '-' && kind_at(name.buf + i + 1))
+			break;
+	if (i == name.len || (i <= n && !strncmp(name.buf, now, i)))
 		ord_buf_adds(out, now);
+	else
+		ord_buf_add(out, name.buf, i);
 out:
 	ord_buf_release(&name);
 }

@@ -2306,6 +2306,81 @@ START_TEST(test_files_named_before_upgrade)
 }
 END_TEST
 
+/* A game file renamed while the game runs (cross.orderly to
+ * Slaget ved Dybbøl.orderly): the mails' subjects follow the file, the
+ * files keep the names the game began with (cross-...), so that the
+ * player's folder and filters hold the game under one name and every mail
+ * names the files he has; a game renamed before the name was kept reads
+ * it from the first file its outbox names. */
+START_TEST(test_files_named_when_renamed)
+{
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT;
+	char cmd[8000], old[1200];
+	sqlite3 *db;
+	char *res;
+
+	tick_at(T0);
+	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
+	newest_mail("blue@club.test", "receipt", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-receipt-1-blue-1.head\n");
+	/* the file renamed, the name kept taken away: as a game renamed
+	 * before it was kept */
+	snprintf(old, sizeof(old), "%s", jgame);
+	snprintf(jgame, sizeof(jgame), "%s/Slaget ved Dybbøl.orderly", jdir);
+	snprintf(cmd, sizeof(cmd),
+		 "mv '%s' '%s' && for x in -wal -shm; do [ ! -e '%s'$x ] || mv '%s'$x '%s'$x; done",
+		 old, jgame, old, old, jgame);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "UPDATE mail_config SET files = NULL", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/2\nEND\n");
+	ck_assert_in(res, "orders of blue stored: turn 1 version 2");
+	free(res);
+	newest_mail("blue@club.test", "[Slaget ved Dybbøl] receipt", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-receipt-1-blue-2.head\n");
+	ck_assert_in(body.buf, "Keep the attached receipt cross-receipt-1-blue-2.head:");
+	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "UPDATE mail_config SET files = files WHERE files = 'cross'",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_changes(db), 1); /* kept anew as it was */
+	sqlite3_close(db);
+	/* renamed again once the name is kept */
+	snprintf(old, sizeof(old), "%s", jgame);
+	snprintf(jgame, sizeof(jgame), "%s/later.orderly", jdir);
+	snprintf(cmd, sizeof(cmd),
+		 "mv '%s' '%s' && for x in -wal -shm; do [ ! -e '%s'$x ] || mv '%s'$x '%s'$x; done",
+		 old, jgame, old, old, jgame);
+	ck_assert_int_eq(system(cmd), 0);
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	newest_mail("blue@club.test", "[later] turn sealed", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-seal-1.head\ncross-sealed-1-blue.head\n");
+	resolve_all(1);
+	tick_at(T0 + 120);
+	newest_mail("blue@club.test", "[later] turn bundle", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-turn-1.xml\ncross-exchange-1.head\n");
+	ck_assert_in(body.buf,
+		     "    orderly verify cross-turn-1.xml --pubkey GAME-KEY --receipt RECEIPT \\\n"
+		     "        --receipt cross-sealed-1-blue.head \\\n"
+		     "        --head cross-open-1.head \\\n"
+		     "        --head cross-seal-1.head \\\n"
+		     "        --head cross-exchange-1.head\n");
+	ck_assert_in(body.buf,
+		     "sent for turn 1 attached, cross-receipt-1-blue-V.head, which the game\n");
+	ck_assert_not_in(body.buf, "later-");
+	ck_assert_not_in(body.buf, "Slaget");
+	newest_mail("blue@club.test", "[later] turn open", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-open-2.head\n");
+	ord_buf_release(&body);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
 /* J9: a mail from a registered address whose proof does not hold is kept
  * as a stranger's is, its headers and the first 16 KiB of its body with
  * its size, not whole (a forged From: on 5 MB grew the game file by 5 MB a
@@ -2415,6 +2490,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_files_named_after_odd_game);
 	tcase_add_test(judge, test_files_named_long_side);
 	tcase_add_test(judge, test_files_named_before_upgrade);
+	tcase_add_test(judge, test_files_named_when_renamed);
 	suite_add_tcase(s, judge);
 	return s;
 }
