@@ -148,7 +148,11 @@
  *      fire (a charging unit can't fire), the melee's +1 and the next
  *      charge alike; charge=no for it departs from the orders and is
  *      refused (table checks, charge_moves_checked: a game made before
- *      read the event's charge= alone).
+ *      read the event's charge= alone).  A unit moves once a turn, so its
+ *      move, charge=no recorded with --override too, settles its C: the
+ *      referee's list names the charge until a move is recorded, not after
+ *      (charge_no_settles, 2026-12-06.12; a list and a check's words:
+ *      before, a charge=no left it listed for a second move, refused).
  *  D14 A melee from an earlier turn that the referee does not record again
  *      has ended (the units were separated): it is closed, with a result
  *      line, when the melee phase is resolved.  Until then the referee's
@@ -1519,8 +1523,11 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * what the override gives (overridden_effect_said, D12, D15, D17; a
 	 * check's words); 2026-12-06.11: a check says a gun's formation as
 	 * it stands, limbered or unlimbered, not "in line" (gun_formation_said,
-	 * D11; a check's words) */
-	"2026-12-06.11",    /* rules_revision (above) */
+	 * D11; a check's words); 2026-12-06.12: a unit's move settles its
+	 * sheet's C, a charge=no recorded with --override leaving no charge
+	 * on the referee's list (charge_no_settles, D13; a list and a
+	 * check's words) */
+	"2026-12-06.12",    /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -122,6 +122,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("retreat_moves_listed", 0, 1),
 	WHOLE("overridden_effect_said", 0, 1),
 	WHOLE("gun_formation_said", 0, 1),
+	WHOLE("charge_no_settles", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	WHOLE("range_position_checked", 0, 1),

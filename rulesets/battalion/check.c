@@ -771,10 +771,15 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     "unit '%s' charged but its sheet orders no charge (C)", u->id);
 	/* its fire check reads the sheet's C, its melee and next charge the
 	 * move's: one reading, the sheet's (table checks) */
-	if (!charge && bat_order_has(o, "C") && bat_flag(ctx, "charge_moves_checked"))
-		ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
-			     "ordered to charge (C): the move of unit '%s' is its charge, and charge=no departs from its sheet",
-			     u->id);
+	if (!charge && bat_order_has(o, "C") && bat_flag(ctx, "charge_moves_checked")) {
+		struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
+							"ordered to charge (C): the move of unit '%s' is its charge, and charge=no departs from its sheet",
+							u->id);
+		/* what the override gives (charge_no_settles, a check's words) */
+		if (bat_flag(ctx, "charge_no_settles"))
+			ord_diag_item_addf(di,
+					   ": recorded with --override, the unit does not charge this turn, and no later event charges for it (a unit moves once a turn)");
+	}
 	if (charge && last > 0 && turn - last < interval)
 		ord_diag_add(d, 0, 0, u->id, bat_rule_text(ctx, &rule, CHARGE_RULE, "charge_interval"),
 			     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
@@ -1698,11 +1703,18 @@ static void moves_back(struct ord_ctx *ctx, const struct ord_unit *u, unsigned d
 			   "move");
 }
 
-/* What event e did for the unit it names as its unit (DID_*). */
+/* What event e did for the unit it names as its unit (DID_*).  D13: a
+ * unit moves once a turn, and its move is its charge or, said charge=no
+ * (refused, recorded with --override), is not: either way no later event
+ * carries out its C, which a move of charge=no left on the referee's list
+ * with a Record link to a second move that is refused (table checks,
+ * charge_no_settles; a list: a game made before lists it). */
 static unsigned event_did(struct ord_ctx *ctx, const struct ord_event *e)
 {
 	if (!strcmp(e->kind, "move"))
-		return DID_MOVE | (bat_move_charges(ctx, e) ? DID_CHARGE : 0);
+		return DID_MOVE |
+		       (bat_flag(ctx, "charge_no_settles") || bat_move_charges(ctx, e) ? DID_CHARGE
+										       : 0);
 	if (!strcmp(e->kind, "fire") || !strcmp(e->kind, "artillery"))
 		return DID_FIRE;
 	if (!strcmp(e->kind, "form"))

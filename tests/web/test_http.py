@@ -1903,9 +1903,12 @@ def record_kind(work):
     """A pending order's Record link opens the form of the kind the report's
     <pending> names (its kind attribute: the module's, as its order_events
     gives it), not a kind read from the message's words: a battalion
-    charge whose move was recorded without it (charge=no, overridden) still
-    waits for a move, though its message names none ("no charge was
-    recorded"); an order of a later phase gets none still."""
+    charge with no move recorded waits for a move, though its message
+    names none ("no charge was recorded"); an order of a later phase gets
+    none still.  Once the unit's move is recorded with charge=no
+    (overridden), the move settles the charge (a unit moves once a turn,
+    battalion 2026-12-06.12): it is off the list, where its Record link
+    opened a move form that refused a second move."""
     games = os.path.join(work, "games-kind")
     os.makedirs(games)
     g = W.make_game(games, "kd")
@@ -1914,7 +1917,6 @@ def record_kind(work):
     W.run("submit", g, "--side", "french", "-", stdin=french.replace("\nF1: \u2191 1/2 ", "\nF1: \u2191 1/2 C ", 1))
     W.run("submit", g, "--side", "allied", "-", stdin=W.demo_sheet(1, "allied"))
     W.run("seal", g)
-    W.run("event", g, "move", "unit=F1", "distance=5", "charge=no", "--override", "the charge was called off")
     xml = W.run("report", g, "--referee", "--xml").stdout
     ok('<pending unit="F1" line="2" kind="move">ordered to charge (C) but no charge was recorded</pending>' in xml and
        '<pending unit="A5" line="3" kind="fire">ordered to fire at F1 but no fire was recorded</pending>' in xml,
@@ -1933,6 +1935,21 @@ def record_kind(work):
            re.findall(r"<li><span><b>F1</b>.*?</li>", body))
         ok("<b>A5</b> ordered to fire at F1 but no fire was recorded</span></li>" in body,
            "an order of a later phase (a fire while moving) has no Record link")
+        out = W.run("event", g, "move", "unit=F1", "distance=5", "charge=no", "--override",
+                    "the charge was called off")
+        ok("recorded with --override, the unit does not charge this turn, and no later event "
+           "charges for it (a unit moves once a turn)" in out.stderr,
+           "the refusal of charge=no says what the override gives: %s" % out.stderr)
+        xml = W.run("report", g, "--referee", "--xml").stdout
+        ok('<pending unit="F1"' not in xml and
+           '<pending unit="A5" line="3" kind="fire">ordered to fire at F1 but no fire was recorded</pending>' in xml,
+           "a move of charge=no settles the charge: off the report's pending entries: %s" %
+           re.findall(r"<pending .*?</pending>", xml))
+        st, _, body = c.get("/g/kd/referee")
+        ok(st == 200 and "<b>F1</b>" not in body.split('<details class="pending"', 1)[-1].split("</details>", 1)[0] and
+           "<b>A5</b> ordered to fire at F1 but no fire was recorded</span></li>" in body,
+           "the page's pending list has no F1 once its move says charge=no: %s" %
+           re.findall(r"<li><span><b>F1</b>.*?</li>", body))
     finally:
         srv.stop()
 
