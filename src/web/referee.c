@@ -116,8 +116,21 @@ static void at_fields(struct ord_buf *b, const struct ord_game_status *st)
 	ord_buf_adds(b, "\">");
 }
 
+/* The language of help, the line ord_event_help gave for a kind or key
+ * whose help field's own line (English) is own: the page is English
+ * (html.c), so a line the ruleset wrote in another (the Krigsspil's
+ * Danish) is marked with it (lang="da"), for a screen reader to read it
+ * as Danish and the browser to break it as Danish; NULL when it is
+ * English. */
+static const char *help_lang(const struct referee *f, const char *help, const char *own)
+{
+	const char *l = f->rs ? ord_ruleset_language(f->rs, f->lang) : NULL;
+
+	return help && help != own && l && strcmp(l, "en") ? l : NULL;
+}
+
 static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_spec *k,
-		      const char *help, const char *value, int unit_list, int focus)
+		      const char *help, const char *lang, const char *value, int unit_list, int focus)
 {
 	struct ord_buf what = ORD_BUF_INIT, id = ORD_BUF_INIT;
 
@@ -139,7 +152,13 @@ static void key_input(struct ord_buf *b, const char *kind, const struct ord_key_
 	if (k->required)
 		ord_buf_adds(b, " <span class=\"req\">required</span>");
 	if (help && *help) {
-		ord_buf_adds(b, "<span class=\"hint\">");
+		ord_buf_adds(b, "<span class=\"hint\"");
+		if (lang) {
+			ord_buf_adds(b, " lang=\"");
+			web_esc(b, lang);
+			ord_buf_addch(b, '"');
+		}
+		ord_buf_addch(b, '>');
 		web_esc(b, help);
 		ord_buf_adds(b, "</span>");
 	}
@@ -284,7 +303,15 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 	ord_buf_adds(b, open ? "\" open><summary>" : "\"><summary>");
 	web_esc(b, ek->name);
 	if ((help = f->rs ? ord_event_help(f->rs, f->lang, ek, NULL) : ek->help) && *help) {
-		ord_buf_adds(b, " <span class=\"muted\">");
+		const char *lang = help_lang(f, help, ek->help);
+
+		ord_buf_adds(b, " <span class=\"muted\"");
+		if (lang) {
+			ord_buf_adds(b, " lang=\"");
+			web_esc(b, lang);
+			ord_buf_addch(b, '"');
+		}
+		ord_buf_addch(b, '>');
 		web_esc(b, help);
 		ord_buf_adds(b, "</span>");
 	}
@@ -330,8 +357,9 @@ static void event_form(struct referee *f, const char *action, const struct ord_e
 			v = unit;
 		else if (k == tk && target && *target)
 			v = target;
-		key_input(b, ek->name, k, f->rs ? ord_event_help(f->rs, f->lang, ek, k) : k->help,
-			  v, f->unit_list, focus && !(v && *v));
+		help = f->rs ? ord_event_help(f->rs, f->lang, ek, k) : k->help;
+		key_input(b, ek->name, k, help, help_lang(f, help, k->help), v, f->unit_list,
+			  focus && !(v && *v));
 		if (focus && !(v && *v))
 			focus = 0;
 		ord_buf_release(&fname);

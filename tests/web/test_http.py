@@ -1011,10 +1011,13 @@ def run_checks(base, qb, ks, games):
        '<section class="card" id="report"><details><summary>Turn 1: the referee' in body,
        "the referee's map follows the forms, the report comes after it, folded: %r" % at)
     # a Krigsspil event form says what a kind and its keys are in Danish,
-    # the ruleset's first language, as `orderly help event krigsspil` does
-    ok('<span class="muted">en enhed forstyrres og reorganiserer ikke</span>' in body and
-       '<span class="key">unit</span> <span class="req">required</span><span class="hint">'
+    # the ruleset's first language, as `orderly help event krigsspil` does;
+    # marked Danish on the English page (lang="da"), for a screen reader
+    # to read it as Danish
+    ok('<span class="muted" lang="da">en enhed forstyrres og reorganiserer ikke</span>' in body and
+       '<span class="key">unit</span> <span class="req">required</span><span class="hint" lang="da">'
        'enheden der ikke kan reorganisere i dette træk</span></label>' in body and
+       '<html lang="en">' in body and
        "the unit that cannot reorganise this turn" not in body,
        "the krigsspil event forms' help in Danish: %s" %
        re.findall(r'<label for="ev-forstyrret-unit">.*?</label>', body))
