@@ -85,6 +85,41 @@ d.querySelectorAll('ol.orders li').forEach(function (li) { out.reading.push(firs
 return out;"""
 
 
+# The open event forms in css on a tablet's two columns: the fields of
+# one row whose keys or boxes are not level (a key beside a longer line
+# stood lower than its neighbour's), and the kinds whose line of what
+# they are, wrapped, does not go on under the kind's name (it went on
+# under the marker).
+FORMS_JS = """
+var out = {rows: [], summaries: []};
+document.querySelectorAll(arguments[0] + ' details.event').forEach(function (d) {
+  var s = d.querySelector('summary'), m = s.querySelector('.muted');
+  if (m) {
+    var r = document.createRange(), name = s.firstChild, rects;
+    r.setStart(name, 0); r.setEnd(name, 1);
+    var at = r.getBoundingClientRect().left;
+    r.selectNodeContents(m); rects = Array.prototype.filter.call(r.getClientRects(), function (b) { return b.width > 0; });
+    rects.forEach(function (b, i) {
+      if (i && Math.round(b.top) > Math.round(rects[0].top) && Math.abs(b.left - at) > 2)
+        out.summaries.push(d.id + ': a line at ' + Math.round(b.left) + ', the name at ' + Math.round(at));
+    });
+  }
+  if (!d.open) return;
+  var rows = {};
+  d.querySelectorAll('.fields .field').forEach(function (f) {
+    var box = f.querySelector('input, select').getBoundingClientRect(), key = f.querySelector('.key').getBoundingClientRect();
+    var row = Math.round(f.getBoundingClientRect().top);
+    (rows[row] = rows[row] || []).push([Math.round(key.top), Math.round(box.top), f.querySelector('.key').textContent]);
+  });
+  Object.keys(rows).forEach(function (k) {
+    var r = rows[k];
+    if (r.length > 1 && (r[0][0] != r[1][0] || r[0][1] != r[1][1]))
+      out.rows.push(d.id + ': ' + r[0][2] + ' and ' + r[1][2] + ' keys at ' + r[0][0] + ', ' + r[1][0] + ', boxes at ' + r[0][1] + ', ' + r[1][1]);
+  });
+});
+return out;"""
+
+
 def wrong_login(base, game, side, ip, passphrase):
     """A login with a wrong passphrase from loopback address ip (127.x.y.z):
     its form's token, then the POST; the status."""
@@ -406,6 +441,24 @@ def main():
         sessions.remove(refp)
         event("move", {"unit": "F1", "distance": "5"})
         shot(ref, "referee-move-again")
+        # the move form on the tablet's two columns: each row's keys and
+        # boxes level (terrain stood lower than charge beside it)
+        laid = ref.script(FORMS_JS, ["#phase"])
+        if laid["rows"] or laid["summaries"]:
+            W.fail("referee on a tablet: the event forms are not laid out level: %r" % laid)
+        # the list of what is still to record, on the tablet: every line
+        # whole, the Record buttons one column ("Record form…" stood out of
+        # line under "Record move…")
+        ref.script("var d = document.querySelector('details.pending');"
+                   " window.scrollTo(0, d.getBoundingClientRect().top + window.scrollY - 100)")
+        cols = ref.script("return Array.from(document.querySelectorAll('ul.pending a.record')).map(function (a) {"
+                          " var r = a.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.width),"
+                          " a.textContent]; })")
+        if (len({c[2] for c in cols}) < 2 or len({(c[0], c[1]) for c in cols}) != 1 or
+                ref.script(OVERFLOW_JS, ["details.pending"])):
+            W.fail("referee on a tablet: the pending list's Record buttons are not one column, or the "
+                   "list runs out of its box: %r %r" % (cols, ref.script(OVERFLOW_JS, ["details.pending"])))
+        shot(ref, "referee-pending-tablet")
         # a pending order's Record opens the move form with its unit filled in
         ref.submit('ul.pending a.record[href*="unit=F2&"]')
         if ref.attr('#ev-move-unit', "value") != "F2" or not ref.attr("#kind-move", "open"):
@@ -776,6 +829,27 @@ def main():
             W.fail("referee: the map is not between the forms and a folded report: %r" % order)
         ref.click("#phase a.jump")
         shot(ref, "krigsspil-referee-map")
+        # the event forms' help in Danish, the ruleset's first language, and
+        # in English (the page's "What the forms say, in: da en"), on the
+        # tablet: marked Danish, its letters (æ ø å) as written, the kinds'
+        # wrapped lines under their names, each row's keys and boxes level,
+        # nothing out of the card
+        for lang, said, hint in (("da", "da en", "enheden der ikke kan reorganisere i dette træk"),
+                                 ("en", "da en", "the unit that cannot reorganise this turn")):
+            ref.go(base + "g/sehested/referee?lang=%s#record" % lang)
+            ref.script("document.querySelectorAll('#phase details.event').forEach(function (d) { d.open = true; });"
+                       " var h = document.getElementById('record');"
+                       " window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 90)")
+            laid = ref.script(FORMS_JS, ["#phase"])
+            marked = ref.script("return Array.from(document.querySelectorAll('#phase .hint, #phase summary .muted'))"
+                                ".map(function (e) { return e.lang; })")
+            if (ref.text("#phase p.langs") != "What the forms say, in: " + said or
+                    hint not in ref.text("#kind-forstyrret") or laid["rows"] or laid["summaries"] or
+                    set(marked) != {"da" if lang == "da" else ""} or ref.script(OVERFLOW_JS, ["#phase"])):
+                W.fail("referee: the krigsspil event forms in %s are not laid out or marked as they should: "
+                       "%r %r %r %r" % (lang, ref.text("#phase p.langs"), laid, set(marked),
+                                        ref.script(OVERFLOW_JS, ["#phase"])))
+            shot(ref, "krigsspil-referee-forms-" + lang)
     finally:
         for s in sessions:
             s.quit()
