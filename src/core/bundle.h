@@ -30,6 +30,13 @@
  * ORD_BUNDLE_MAX_BYTES), so that its refusals are seen without 2 GiB of
  * sheets. */
 void ord_export_set_max_bytes(size_t n);
+/* For tests only (tests/e2e/forge.c, the unit suites): ord_game_export
+ * without the verifier's check of the bundle it made, as an orderly before
+ * 2026-12-06 wrote it, or a dishonest referee's own build writes whatever
+ * his file holds: so that the tests of `verify` have bundles of changed
+ * game files to verify.  No command of the orderly binary calls it. */
+struct ord_game;
+int ord_game_export_unchecked(struct ord_game *g, int turn, struct ord_buf *out);
 #define ORD_BUNDLE_SIG_OPEN "<signature>"
 #define ORD_BUNDLE_SIG_CLOSE "</signature>\n</bundle>\n"
 

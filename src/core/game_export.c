@@ -4,7 +4,19 @@
  * file holds it, so that `verify` checks, with no game file, what `audit`
  * checks with it.  Only an exchanged turn: before the exchange its nonces
  * and dice seed are secret.
+ *
+ * The bundle made is checked, before it is handed back to be written or
+ * sent, by the verifier a player runs on it (ord_bundle_verify, the bytes
+ * as `orderly verify` reads them, with the game's key): a game file whose
+ * record of the turn was changed outside orderly (a co-referee, the
+ * sqlite3 shell, a bug) would otherwise be signed by an honest referee's
+ * key, and only the players' verify would say so (docs/threat-model.md,
+ * attack 32).  Refused when the verifier says FAILED; its notes and what
+ * it did not check (no receipt, fixed dice) refuse nothing.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "core/bundle.h"
 #include "core/crypto.h"
 #include "core/game.h"
@@ -73,7 +85,78 @@ int ord_game_export_id(ord_game *g, int turn, unsigned char id[32])
 	return 0;
 }
 
-int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
+/* The room for the refusal's findings and the game's path, said twice
+ * beside them: ord_error_set keeps 2 KiB of a message, of which the rest
+ * of the refusal takes at most about 460 bytes (its words, the verdict,
+ * how many more). */
+#define REFUSAL_ROOM 1500
+
+/* The refusal of a bundle the verifier failed: the game file, the turn,
+ * the verdict and each FAILED line of the findings as `verify` writes
+ * them (as many as the message holds, and how many more), and what to
+ * do. */
+static int refuse_failed(ord_game *g, int turn, const struct ord_buf *findings)
+{
+	struct ord_buf lines = ORD_BUF_INIT;
+	const char *p = findings->buf ? findings->buf : "", *verdict = "";
+	size_t verdict_len = 0, left = 0;
+	int err;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
+		size_t n = (size_t)(e - p), digits = strspn(p, "0123456789");
+
+		/* "  FAILED: ...", "  FAILED (may follow from entry N): ..." */
+		if (n > 10 && !strncmp(p, "  FAILED", 8) && (p[8] == ':' || p[8] == ' ')) {
+			if (!left && lines.len + n + 2 * strlen(g->path) < REFUSAL_ROOM)
+				ord_buf_addf(&lines, "%.*s\n", (int)n, p);
+			else
+				left++;
+		} else if (digits && (!strncmp(p + digits, " check FAILED", 13) ||
+				      !strncmp(p + digits, " checks FAILED", 14))) {
+			verdict = p;
+			verdict_len = n;
+		}
+		p = nl ? nl + 1 : e;
+	}
+	if (left)
+		ord_buf_addf(&lines, "  (%zu more not shown)\n", left);
+	err = ord_error_set(ORD_EBADDATA,
+			    "'%s': the bundle of turn %d is not written: 'orderly verify' would refuse it (%.*s):\n%s"
+			    "the game file was changed outside orderly since the turn was played ('orderly audit %s --turn %d' shows where); "
+			    "restore it from a copy made before the change; nothing was signed or written",
+			    g->path, turn, (int)verdict_len, verdict, lines.buf ? lines.buf : "",
+			    g->path, turn);
+	ord_buf_release(&lines);
+	return err;
+}
+
+/* The bundle made (len bytes) through the verifier, as a player runs it
+ * with the game's key: 0 when every check holds, else the refusal. */
+static int check_made(ord_game *g, int turn, const char *bytes, size_t len)
+{
+	struct ord_buf findings = ORD_BUF_INIT;
+	struct ord_verify_opts vo;
+	char name[64];
+	int err;
+
+	memset(&vo, 0, sizeof(vo));
+	vo.pubkey = g->pk;
+	snprintf(name, sizeof(name), "the bundle of turn %d", turn);
+	err = ord_bundle_verify(bytes, len, name, &vo, &findings);
+	if (err == ORD_ETAMPERED)
+		err = refuse_failed(g, turn, &findings);
+	else if (err == ORD_EBADDATA)
+		err = ord_error_set(ORD_EBADDATA,
+				    "'%s': the bundle of turn %d is not written: 'orderly verify' cannot read it (%s); nothing was signed or written",
+				    g->path, turn, ord_error_last());
+	else if (!err)
+		ord_error_clear();
+	ord_buf_release(&findings);
+	return err;
+}
+
+static int export(ord_game *g, int turn, struct ord_buf *out, int checked)
 {
 	struct ord_store_turn t;
 	struct ord_record r;
@@ -103,9 +186,21 @@ int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 		return err;
 	err = ord_bundle_write(out, &r, g->sk);
 	ord_record_release(&r);
-	if (!err && out->len > export_max) {
+	if (!err && out->len > export_max)
 		err = too_large(turn, (int64_t)out->len, "it takes");
+	if (!err && checked)
+		err = check_made(g, turn, out->buf, out->len);
+	if (err)
 		ord_buf_release(out);
-	}
 	return err;
+}
+
+int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
+{
+	return export(g, turn, out, 1);
+}
+
+int ord_game_export_unchecked(ord_game *g, int turn, struct ord_buf *out)
+{
+	return export(g, turn, out, 0);
 }

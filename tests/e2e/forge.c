@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bundle.h"
 #include "core/canon.h"
 #include "core/crypto.h"
 #include "core/game.h"
@@ -504,13 +505,30 @@ static void sign_receipt(ord_game *g, int64_t seq, const char *hex, const char *
 	ord_buf_release(&b);
 }
 
+static void export_unchecked(ord_game *g, int turn, const char *path, const char *key)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	struct ord_keypair kp;
+	FILE *f;
+
+	if (key && (ord_key_load(&kp, key) || ord_game_use_key(g, &kp)))
+		die(key);
+	if (ord_game_export_unchecked(g, turn, &b))
+		die("exporting");
+	if (!(f = fopen(path, "wb")) || fwrite(b.buf, 1, b.len, f) != b.len || fclose(f)) {
+		fprintf(stderr, "ord_forge: cannot write %s\n", path);
+		exit(2);
+	}
+	ord_buf_release(&b);
+}
+
 int main(int argc, char **argv)
 {
 	ord_game *g = NULL;
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|stand-in-resolve|sign-close|sign-receipt GAME [ARG...]\n");
+			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|stand-in-resolve|sign-close|sign-receipt|export GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
@@ -538,6 +556,11 @@ int main(int argc, char **argv)
 			die("resolving with the host's chain");
 		fputs(out.buf ? out.buf : "", stdout);
 		ord_buf_release(&out);
+		ord_game_free(g);
+		return 0;
+	}
+	if (!strcmp(argv[1], "export") && (argc == 5 || argc == 6)) {
+		export_unchecked(g, atoi(argv[3]), argv[4], argc == 6 ? argv[5] : NULL);
 		ord_game_free(g);
 		return 0;
 	}

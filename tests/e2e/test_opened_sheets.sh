@@ -108,7 +108,14 @@ expect_exit 0 ord exchange kind.orderly --head exchange.head
 expect_exit 1 ord audit kind.orderly --head open.head --head seal.head --head exchange.head
 expect_in "$OUT" "BROKEN: the sheet of red, version 1, opened after the seal, is refused by the rules against the units as the turn opened ($CHARGE): it was taken against other unit rows"
 expect_in "$OUT" "ok: the head you kept of turn 1's seal (entry 6): matches; nothing up to it was rewritten"
-expect_exit 0 ord export kind.orderly --turn 1 -o turn1.xml
+# the host's orderly refuses to sign its bundle (its verifier fails it);
+# his own build without that check (ord_forge export) signs it all the same
+expect_exit 65 ord export kind.orderly --turn 1 -o turn1.xml
+expect_in "$ERR" "would refuse it (1 check FAILED):
+  FAILED: the sheet of red, version 1, opened after the seal, is refused by the rules against the units as the turn opened ($CHARGE): it was taken against other unit rows
+"
+[[ ! -e turn1.xml ]] || fail "a refused export wrote its file"
+"$FORGE" export kind.orderly 1 turn1.xml || fail "ord_forge export kind.orderly"
 expect_exit 1 ord verify turn1.xml --pubkey "$HOSTKEY" --head open.head --head seal.head --head exchange.head
 expect_in "$OUT" "FAILED: the sheet of red, version 1, opened after the seal, is refused by the rules against the units as the turn opened ($CHARGE): it was taken against other unit rows"
 expect_line "$OUT" "^1 check FAILED"

@@ -328,8 +328,15 @@ for p in 1 2 3 4 5; do
 	fi
 done
 expect 0 exchange h.orderly --head h-exchange.head
-expect 0 export h.orderly --turn 1 -o h1.xml
 HOSTCHAIN="phase 1 (movement): the host's witness chain stood in for red, whose sheet committed to a chain of its own: in a game with no referee the host knows his chain, so he knew the phase's dice before its events"
+# the host's orderly refuses to sign it: its verifier fails it
+expect 65 export h.orderly --turn 1 -o h1.xml
+[[ "$ERR" == *"would refuse it (1 check FAILED):
+  FAILED: $HOSTCHAIN
+"* ]] || fail "the export's refusal: $ERR"
+[[ ! -e h1.xml ]] || fail "a refused export wrote its file"
+# his own build without the check signs it all the same
+"$FORGE" export h.orderly 1 h1.xml || fail "ord_forge export h.orderly"
 expect 1 verify h1.xml --pubkey "$HKEY" --receipt "$(field commitment "$HR")" --head h-open.head --head h-seal.head \
 	--head h-close-1.head --head h-close-2.head --head h-close-3.head --head h-close-4.head --head h-close-5.head \
 	--head h-exchange.head --record h-red.links

@@ -1492,6 +1492,11 @@ START_TEST(export_refusals)
 	ck_assert_uint_eq(out.len, bundle.len);
 	ck_assert(!memcmp(out.buf, bundle.buf, bundle.len));
 	ord_buf_release(&out);
+	/* the check of what it signs changes none of them */
+	ck_assert_int_eq(ord_game_export_unchecked(g, 1, &out), 0);
+	ck_assert_uint_eq(out.len, bundle.len);
+	ck_assert(!memcmp(out.buf, bundle.buf, bundle.len));
+	ord_buf_release(&out);
 	/* a bundle larger than verify reads is written for nobody: refused
 	 * before the record is read when its sheets alone pass it, ... */
 	ord_export_set_max_bytes(64);
@@ -1738,10 +1743,21 @@ START_TEST(rewrite_after_signed_head)
 	ck_assert_msg(strstr(out.buf, "the head you kept of turn 1's seal (entry") &&
 			      strstr(out.buf, "matches; nothing up to it was rewritten"),
 		      "%s", out.buf);
-	/* the bundle the host now exports, signed by the game's key: caught on
-	 * its own by the replay, and by the kept exchange head */
+	/* the export refuses to sign it: its own verifier fails it, and it
+	 * says so, each finding, and writes nothing */
 	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
-	ck_assert_int_eq(ord_game_export(g, 1, &b), 0);
+	ck_assert_int_eq(ord_game_export(g, 1, &b), ORD_EBADDATA);
+	ck_assert_uint_eq(b.len, 0);
+	ck_assert_msg(strstr(ord_error_last(),
+			     "': the bundle of turn 1 is not written: 'orderly verify' would refuse it (") &&
+			      strstr(ord_error_last(), "\n  FAILED: phase ") &&
+			      strstr(ord_error_last(), "but the rules give") &&
+			      strstr(ord_error_last(), "('orderly audit ") &&
+			      strstr(ord_error_last(), " --turn 1' shows where)"),
+		      "%s", ord_error_last());
+	/* the bundle a host's own build exports, signed by the game's key:
+	 * caught on its own by the replay, and by the kept exchange head */
+	ck_assert_int_eq(ord_game_export_unchecked(g, 1, &b), 0);
 	ck_assert_int_eq(verify(b.buf, b.len, NULL, &out), ORD_ETAMPERED);
 	ck_assert_msg(strstr(out.buf, "but the rules give"), "%s", out.buf);
 	memset(&o, 0, sizeof(o));

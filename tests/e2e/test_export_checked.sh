@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# test_export_checked.sh - `orderly export` does not sign a bundle its own
+# verifier refuses.  A game file changed outside orderly after the turn was
+# played (a result row edited with the sqlite3 shell after the exchange, by
+# a co-referee, say) was exported and signed by the referee's key as it
+# was, and only the players' `verify` said so (docs/threat-model.md, attack
+# 32).  Now the export checks the bundle it made with the verifier `verify`
+# runs and refuses it as a damaged game file (exit 65): nothing on standard
+# output, no file written, the verifier's findings each on a line; a note
+# of the verifier (fixed dice) refuses nothing; the untouched game exports
+# as before, byte for byte what the export without the check writes.
+set -euo pipefail
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+need_sqlite3
+FORGE=${FORGE:-$BUILD/tests/ord_forge}
+[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+
+cd "$TMP"
+
+# play GAME [NEW-OPTION...]: turn 1 played to its exchange, B1 moved 2
+play() {
+	local game=$1
+	shift
+	expect_exit 0 ord new "$game" --scenario "$FIX/scenario.xml" "$@"
+	expect_exit 0 ord submit "$game" --side blue "$FIX/blue-1.txt"
+	expect_exit 0 ord submit "$game" --side red "$FIX/red-1.txt"
+	expect_exit 0 ord seal "$game"
+	expect_exit 0 ord event "$game" move unit=B1 distance=2
+	expect_exit 0 ord resolve "$game" --phase movement
+	resolve_rest "$game"
+	expect_exit 0 ord exchange "$game"
+}
+
+play g.orderly
+
+# ---------------------------------------------------- the game untouched
+expect_exit 0 ord export g.orderly --turn 1 -o good.xml
+expect_eq "$OUT" "" "export -o's standard output"
+expect_eq "$ERR" "" "export's standard error"
+expect_exit 0 ord export g.orderly --turn 1
+[[ "$OUT" == "$(cat good.xml)" ]] || fail "export to standard output differs from export to a file"
+# the check changes no byte of it: the export of an orderly without it
+"$FORGE" export g.orderly 1 unchecked.xml
+cmp good.xml unchecked.xml || fail "the checked export differs from the unchecked one"
+expect_exit 0 ord verify good.xml
+expect_in "$OUT" "verified: every check holds"
+
+# ----------------------------------- a result row changed after the exchange
+cp g.orderly t.orderly
+sql t.orderly "UPDATE result SET vals = replace(vals, 'distance=2', 'distance=3') WHERE unit = 'B1' AND phase = 'movement'"
+cmp -s g.orderly t.orderly && fail "the change changed nothing (fix the test)"
+cp t.orderly t.before
+MOVE=$(sql t.orderly "SELECT log_seq FROM result WHERE unit = 'B1' AND phase = 'movement'")
+WANT="orderly: 't.orderly': the bundle of turn 1 is not written: 'orderly verify' would refuse it (2 checks FAILED):
+  FAILED: phase movement: the result for B1 is recorded with distance=3, but the rules give distance=2 ('moved 2\" over open ground')
+  FAILED: the rolls, results or unit states of log entry $MOVE (phase movement) were changed after they were written
+the game file was changed outside orderly since the turn was played ('orderly audit t.orderly --turn 1' shows where); restore it from a copy made before the change; nothing was signed or written"
+expect_exit 65 ord export t.orderly --turn 1 -o t.xml
+expect_eq "$ERR" "$WANT" "the refusal"
+expect_eq "$OUT" "" "a refused export's standard output"
+[[ ! -e t.xml ]] || fail "a refused export wrote its file"
+expect_exit 65 ord export t.orderly --turn 1
+expect_eq "$OUT" "" "a refused export's standard output"
+expect_eq "$ERR" "$WANT" "the refusal to standard output"
+cmp t.orderly t.before || fail "a refused export changed the game file"
+# the audit it names says the same
+expect_exit 1 ord audit t.orderly --turn 1
+expect_in "$OUT" "BROKEN: phase movement: the result for B1 is recorded with distance=3, but the rules give distance=2"
+# the file put back: the same bundle as before
+sql t.orderly "UPDATE result SET vals = replace(vals, 'distance=3', 'distance=2') WHERE unit = 'B1' AND phase = 'movement'"
+expect_exit 0 ord export t.orderly --turn 1 -o t.xml
+cmp t.xml good.xml || fail "the file put back exports another bundle"
+
+# the event's log entry edited: its hash no longer holds, and the event
+# row differs from it (a failure that may follow from the first)
+cp g.orderly e.orderly
+EVENT=$(sql e.orderly "SELECT log_seq FROM event WHERE seq = 1")
+sql e.orderly "UPDATE log SET body = replace(body, 'distance=2', 'distance=3') WHERE seq = $EVENT"
+cmp -s g.orderly e.orderly && fail "the change changed nothing (fix the test)"
+expect_exit 65 ord export e.orderly --turn 1 -o e.xml
+expect_eq "$ERR" "orderly: 'e.orderly': the bundle of turn 1 is not written: 'orderly verify' would refuse it (2 checks FAILED: log entry $EVENT was changed, and 1 of the failures may only follow from it):
+  FAILED: log entry $EVENT (event, turn 1): its content and the entry before it do not give its hash (changed)
+  FAILED (may follow from entry $EVENT): event #1 (move): differs from what was logged in entry $EVENT
+the game file was changed outside orderly since the turn was played ('orderly audit e.orderly --turn 1' shows where); restore it from a copy made before the change; nothing was signed or written" \
+	"the refusal of a changed log entry"
+[[ ! -e e.xml ]] || fail "a refused export wrote its file"
+
+# -------------------------------------- a note of the verifier refuses nothing
+# a fixed-dice game: verify says the dice were chosen, not drawn (a note,
+# and "not checked"), and the export warns as before
+play fixed.orderly --fixed-dice
+expect_exit 0 ord export fixed.orderly --turn 1 -o fixed.xml
+expect_in "$ERR" "warning: 'fixed.orderly' is a fixed-dice game"
+expect_exit 0 ord verify fixed.xml
+expect_in "$OUT" "verified: every check holds, but the dice were fixed, not drawn"
+
+note "ok"
