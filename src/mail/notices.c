@@ -956,6 +956,29 @@ static int bundle_missing(ord_game *g, int t)
 	return missing;
 }
 
+/* The referee told, once, that turn t's bundle was refused by the check
+ * of what it signs (ord_game_export's refusal, the last error). */
+static int bundle_refused(ord_game *g, int t)
+{
+	struct ord_buf key = ORD_BUF_INIT, body = ORD_BUF_INIT;
+	int err;
+
+	ord_buf_addf(&body,
+		     "The bundle of turn %d was not mailed to the players: the game's own\n"
+		     "check of it before it is signed failed, so nothing was signed.\n\n"
+		     "%s\n\n"
+		     "It is mailed at the next mail or tick once the game file holds the\n"
+		     "turn as it was played again.\n",
+		     t, ord_error_last());
+	ord_error_clear();
+	ord_buf_addf(&key, "bundle-refused/%d", t);
+	err = mail_queue_to(g, NULL, key.buf, "bundle not sent: the game file was changed",
+			    body.buf, NULL, NULL, NULL, 0);
+	ord_buf_release(&key);
+	ord_buf_release(&body);
+	return err;
+}
+
 /* Queue the bundle mails of exchanged turn t that are not queued yet
  * (inside the change's transaction: the export reads what it wrote). */
 static int bundle_notices(ord_game *g, int t)
@@ -980,6 +1003,14 @@ static int bundle_notices(ord_game *g, int t)
 		/* the referee keeps the game's key in a file: he mails bundles himself */
 		ord_error_clear();
 		err = 0;
+		goto out;
+	}
+	if (err == ORD_EBADDATA) {
+		/* the verifier refused the bundle the game file gives (changed
+		 * outside orderly): nothing is signed or mailed to the players,
+		 * the referee is told once, and the export is tried again at
+		 * each mail and tick, so that the file restored sends it */
+		err = bundle_refused(g, t);
 		goto out;
 	}
 	if (err || (err = game_key_hex(g, bd.pkhex)) != 0)

@@ -1924,6 +1924,64 @@ START_TEST(test_referee_bundle_seal_head)
 }
 END_TEST
 
+/* Run sql on the judge's game file, as the sqlite3 shell would. */
+static void judge_sql(const char *sql)
+{
+	sqlite3 *db;
+
+	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_changes(db), 1);
+	sqlite3_close(db);
+}
+
+/* A bundle the game's verifier refuses (the seal's log entry changed with
+ * the sqlite3 shell after the exchange) is mailed to no player: the
+ * referee is mailed the refusal, once, and the bundle goes out at the
+ * first tick after the file is put back. */
+START_TEST(test_bundle_refused_told_referee)
+{
+	struct attachments a = { ORD_BUF_INIT, "cross-turn-1.xml", ORD_BUF_INIT };
+	struct ord_buf body = ORD_BUF_INIT;
+	char *all;
+
+	tick_at(T0);
+	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	resolve_all(1);
+	judge_sql("UPDATE log SET at = at + 1 WHERE kind = 'seal' AND turn = 1");
+	tick_at(T0 + 120);
+	tick_at(T0 + 180);
+	all = outbox_after(0, NULL);
+	ck_assert_not_in(all, "turn bundle");
+	ck_assert_uint_eq(count_in(all, "Subject: [cross] bundle not sent: the game file was changed\n"),
+			  1);
+	free(all);
+	newest_mail("referee@club.test", "bundle not sent", &body, &a);
+	ck_assert_in(body.buf, "The bundle of turn 1 was not mailed to the players: the game's own\n"
+			       "check of it before it is signed failed, so nothing was signed.\n\n");
+	ck_assert_in(body.buf,
+		     "/cross.orderly': the bundle of turn 1 is not written: 'orderly verify' would refuse it (");
+	ck_assert_in(body.buf, "\n  FAILED: log entry ");
+	ck_assert_in(body.buf,
+		     " (seal, turn 1): its content and the entry before it do not give its hash (changed)\n");
+	ck_assert_in(body.buf, "It is mailed at the next mail or tick once the game file holds the\n"
+			       "turn as it was played again.\n");
+	/* put back: mailed */
+	judge_sql("UPDATE log SET at = at - 1 WHERE kind = 'seal' AND turn = 1");
+	tick_at(T0 + 240);
+	newest_mail("blue@club.test", "turn bundle", &body, &a);
+	ck_assert_in(a.names.buf, "cross-turn-1.xml\n");
+	all = outbox_after(0, NULL);
+	ck_assert_uint_eq(count_in(all, "bundle not sent"), 1);
+	free(all);
+	ord_buf_release(&body);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
 /* The report mail attaches the report as a file, the text below the
  * mail's first two lines, and the bundle mail's one diff command names
  * that file and the verify option that prints it: --resolved when the
@@ -2486,6 +2544,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_seal_mail_sealed_head);
 	tcase_add_test(judge, test_close_mail_names_sealed_head);
 	tcase_add_test(judge, test_referee_bundle_seal_head);
+	tcase_add_test(judge, test_bundle_refused_told_referee);
 	tcase_add_test(judge, test_report_file_and_diff);
 	tcase_add_test(judge, test_files_named_after_odd_game);
 	tcase_add_test(judge, test_files_named_long_side);
