@@ -369,6 +369,7 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 	char etag[36], what[128];
 	struct ord_game_status st;
 	long turn = 0;
+	int err;
 	ord_game *g;
 	const char *p = strncmp(file, "turn-", 5) ? NULL : file + 5;
 
@@ -405,7 +406,22 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 		strcat(etag, "\"");
 		if (web_not_modified(r, etag) || web_respond_cached(r, id) == 0) {
 			bundle_response(r, name, turn);
-		} else if (ord_game_export(g, (int)turn, &r->body) != 0) {
+		} else if ((err = ord_game_export(g, (int)turn, &r->body)) == ORD_EBADDATA) {
+			/* the verifier refused what the game file gives: its
+			 * findings as they are, a line each */
+			struct ord_buf pre = ORD_BUF_INIT;
+
+			ord_buf_adds(&pre, "<pre class=\"findings\">");
+			web_esc(&pre, ord_error_last());
+			ord_buf_adds(&pre,
+				     "</pre><p>The referee restores the game file from a copy made before the change; the bundle is made then.</p>");
+			ord_buf_reset(&r->body);
+			r->etag[0] = '\0';
+			web_error_page_html(r, 409, "No bundle",
+					    "The game file does not hold this turn as it was played: it was changed outside orderly, and the bundle it gives fails the verifier's checks, so it was not signed.",
+					    pre.buf);
+			ord_buf_release(&pre);
+		} else if (err != 0) {
 			ord_buf_reset(&r->body);
 			r->etag[0] = '\0';
 			web_error_page(r, 409, "No bundle", ord_error_last());

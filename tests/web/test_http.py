@@ -316,6 +316,7 @@ def main():
     deadlines(work)
     referee_words(work)
     resolve_empty(work)
+    bundle_refused(work)
     double_tap(work)
     based_race(work)
     given_back(work)
@@ -1443,6 +1444,42 @@ def deadlines(work):
             ok("The deadline of turn 1 changed\n  from 2030-12-11T18:00:00Z\n  to   2030-12-12T18:00:00Z.\n"
                in text.replace("\r\n", "\n"),
                "the mail to %s says the old deadline and the new: %s" % (rcpt, text))
+    finally:
+        srv.stop()
+
+
+def bundle_refused(work):
+    """A game file changed outside orderly after the exchange (the seal's
+    log entry edited with the sqlite3 shell): the bundle's download is
+    refused with the export's own check, an error page holding its
+    findings a line each, and no bundle; put back, the bundle is sent."""
+    games = os.path.join(work, "games-refused")
+    os.makedirs(games)
+    g = W.make_game(games, "rf")
+    for side in ("french", "allied"):
+        W.run("submit", g, "--side", side, "-", stdin=W.demo_sheet(1, side))
+    W.run("seal", g)
+    for _ in range(5):
+        resolve_named(g)
+    W.run("exchange", g)
+    edit = "UPDATE log SET at = at %s 1 WHERE kind = 'seal' AND turn = 1"
+    subprocess.run(["sqlite3", g, edit % "+"], check=True)
+    srv = W.Server(games)
+    try:
+        fr = W.Client(srv.url)
+        fr.login("rf", "french")
+        st, hdrs, body = fr.get("/g/rf/bundle/turn-1.xml")
+        ok(st == 409 and "<bundle" not in body and "ETag" not in hdrs and
+           "the bundle it gives fails the verifier&#39;s checks, so it was not signed" in body and
+           re.search(r'<pre class="findings">[^<]*rf\.orderly&#39;: the bundle of turn 1 is not written: '
+                     r'&#39;orderly verify&#39; would refuse it \(1 check FAILED\):\n'
+                     r'  FAILED: log entry \d+ \(seal, turn 1\): its content and the entry before it do not '
+                     r'give its hash \(changed\)\n', body) is not None,
+           "a changed game file's bundle is refused with the check's findings (%d): %s" % (st, body[-1500:]))
+        subprocess.run(["sqlite3", g, edit % "-"], check=True)
+        st, _, body = fr.get("/g/rf/bundle/turn-1.xml")
+        ok(st == 200 and body.startswith("<?xml") and "<bundle " in body,
+           "the file put back, its bundle is sent (%d)" % st)
     finally:
         srv.stop()
 
