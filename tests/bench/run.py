@@ -223,11 +223,17 @@ class Bench:
 
         # a player's verify of the turn's bundle, as he runs it: a process
         bundle = os.path.join(d, "turn1.bundle")
-        run([self.orderly, "export", game, "--turn", "1", "-o", bundle])
+        # the referee's export of it, as a process: the bundle made, checked
+        # by the verifier (what verify checks) and written
+        outs = [self.process([self.orderly, "export", game, "--turn", "1", "-o", bundle])
+                for _ in range(self.reps(n))]
+        r["export"] = {"seconds": statistics.median(o[0] for o in outs),
+                       "maxrss_kb": max(o[1] for o in outs)}
         outs = [self.process([self.orderly, "verify", bundle]) for _ in range(self.reps(n))]
         r["verify"] = {"seconds": statistics.median(o[0] for o in outs),
                        "maxrss_kb": max(o[1] for o in outs), "bytes": os.path.getsize(bundle),
                        "baseline": float(self.rawb("hash", bundle, "5")["seconds"])}
+        r["export"]["baseline"] = r["verify"]["baseline"]
         for f in os.listdir(d):
             if f.startswith("raw.db"):
                 os.remove(os.path.join(d, f))
@@ -304,6 +310,8 @@ def table(res, sides):
          "BLAKE2b of the game file"),
         ("exchange", lambda r: r["exchange"]["seconds"], lambda r: r["seal"]["baseline"],
          "raw durable commit of one row"),
+        ("export (the turn's bundle, checked, a process)", lambda r: r["export"]["seconds"],
+         lambda r: r["export"]["baseline"], "BLAKE2b of the bundle"),
         ("verify (the turn's bundle, a process)", lambda r: r["verify"]["seconds"],
          lambda r: r["verify"]["baseline"], "BLAKE2b of the bundle"),
     ]
@@ -324,6 +332,7 @@ def table(res, sides):
             key = {"submit (one side's sheet)": "submit", "seal": "seal", "report (one side)": "report",
                    "audit (resolved turn)": "audit", "audit (exchanged turn)": "audit_exec",
                    "exchange": "exchange", "resolve the whole turn": "resolve",
+                   "export (the turn's bundle, checked, a process)": "export",
                    "verify (the turn's bundle, a process)": "verify"}.get(name)
             if key:
                 rss = r[key].get("maxrss_kb")
@@ -335,8 +344,8 @@ def table(res, sides):
                 fmt_ratio(ratio), "%.1f MiB" % (rss / 1024) if rss else "—"))
             prev = tt
     out.append("")
-    out.append("Baselines: submit — %s; seal, exchange — %s; resolve — %s; report — %s; audit — %s; verify — %s."
-               % (ops[0][3], ops[1][3], ops[2][3], ops[-5][3], ops[-4][3], ops[-1][3]))
+    out.append("Baselines: submit — %s; seal, exchange — %s; resolve — %s; report — %s; audit — %s; export, verify — %s."
+               % (ops[0][3], ops[1][3], ops[2][3], ops[-6][3], ops[-5][3], ops[-1][3]))
     out.append("")
     # the game file, memory, and recording events
     out.append("| units | sheet of one side | submit, first of its process | game file created | after one turn | per turn | per unit and turn | peak RSS | peak RSS growth per unit since the size before | `orderly event`, one event a process | a phase's events as one file, per event |")
