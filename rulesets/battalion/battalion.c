@@ -153,6 +153,10 @@
  *      referee's list names the charge until a move is recorded, not after
  *      (charge_no_settles, 2026-12-06.12; a list and a check's words:
  *      before, a charge=no left it listed for a second move, refused).
+ *      Over ground the terrain chart forbids a charge on (forest), the
+ *      rules call the C off: a move there of charge=no departs from
+ *      nothing (charge_forest_declined, 2026-12-06.13; before, it took an
+ *      override).
  *  D14 A melee from an earlier turn that the referee does not record again
  *      has ended (the units were separated): it is closed, with a result
  *      line, when the melee phase is resolved.  Until then the referee's
@@ -1526,8 +1530,11 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * D11; a check's words); 2026-12-06.12: a unit's move settles its
 	 * sheet's C, a charge=no recorded with --override leaving no charge
 	 * on the referee's list (charge_no_settles, D13; a list and a
-	 * check's words) */
-	"2026-12-06.12",    /* rules_revision (above) */
+	 * check's words); 2026-12-06.13: a charge ordered over ground the
+	 * terrain chart forbids one on is called off by the rules, its move
+	 * of charge=no taken without an override (charge_forest_declined,
+	 * D13) */
+	"2026-12-06.13",    /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -123,6 +123,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("overridden_effect_said", 0, 1),
 	WHOLE("gun_formation_said", 0, 1),
 	WHOLE("charge_no_settles", 0, 1),
+	WHOLE("charge_forest_declined", 0, 1),
 	WHOLE("position_distance_checked", 0, 1),
 	NUM("position_tolerance", 0, INFINITY),
 	WHOLE("range_position_checked", 0, 1),
@@ -289,6 +290,22 @@ static void why_add(struct ord_buf *why, const struct ord_buf *b)
 }
 
 /* ---- movement ---------------------------------------------------------- */
+
+int bat_terrain_charges(const struct bat_rules *r, const char *terrain)
+{
+	const struct ord_row *trow;
+	struct ord_kv match;
+	int charges = 0;
+
+	ord_kv_init(&match);
+	ord_kv_set(&match, "terrain", terrain ? terrain : "open");
+	if (ord_table_find(&trow, table(r, "terrain"), &match) == 0)
+		charges = ord_row_has_num(trow, "charge");
+	else
+		ord_error_clear();
+	ord_kv_release(&match);
+	return charges;
+}
 
 int bat_move(const struct bat_rules *r, const struct bat_move_in *in, struct bat_move_out *out,
 	     struct ord_buf *why)

@@ -100,6 +100,10 @@ struct bat_move_out {
 
 int bat_move(const struct bat_rules *r, const struct bat_move_in *in, struct bat_move_out *out,
 	     struct ord_buf *why);
+/* 1 when the terrain chart gives a charge over terrain (NULL: open) a
+ * factor, 0 when it forbids one ("forest ... may not charge") or names no
+ * such terrain (bat_move says which). */
+int bat_terrain_charges(const struct bat_rules *r, const char *terrain);
 
 /* ---- musket and rifle fire --------------------------------------------- */
 

@@ -771,7 +771,13 @@ static void check_move(struct ord_ctx *ctx, const struct ord_event *ev, struct o
 			     "unit '%s' charged but its sheet orders no charge (C)", u->id);
 	/* its fire check reads the sheet's C, its melee and next charge the
 	 * move's: one reading, the sheet's (table checks) */
-	if (!charge && bat_order_has(o, "C") && bat_flag(ctx, "charge_moves_checked")) {
+	/* over ground the terrain chart forbids a charge on ("In forest a
+	 * unit moves half and may not charge"), the rules call the C off, not
+	 * the referee (charge_forest_declined; a game made before refused it
+	 * but with an override) */
+	if (!charge && bat_order_has(o, "C") && bat_flag(ctx, "charge_moves_checked") &&
+	    !(bat_flag(ctx, "charge_forest_declined") &&
+	      !bat_terrain_charges(bat_r(ctx), ord_kv_get(&ev->kv, "terrain")))) {
 		struct ord_diag_item *di = ord_diag_add(d, 0, 0, u->id, "orders may never be changed",
 							"ordered to charge (C): the move of unit '%s' is its charge, and charge=no departs from its sheet",
 							u->id);

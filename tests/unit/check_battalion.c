@@ -3393,6 +3393,36 @@ START_TEST(charge_no_settles_of_a_game_made_before)
 }
 END_TEST
 
+/* "forest x1/2 and no charge": a charge ordered over forest is called off
+ * by the rules, so its move of charge=no there is taken without an
+ * override and settles the C; a charge there is still refused (in the
+ * open charge=no still departs from the sheet: charge_no_settles_the_charge) */
+START_TEST(charge_declined_in_forest)
+{
+	cast();
+	orders("RH ↑ C\nR1 ↑ 1 C\n");
+	assert_has(event("move", "unit=R1 distance=3 terrain=forest"),
+		   "may not charge in terrain 'forest'");
+	ck_assert_str_eq(event("move", "unit=RH distance=7 terrain=forest charge=no"), "");
+	ck_assert_str_eq(last_event_key("charge"), "no");
+	ck_assert_str_eq(execution_kinds(), "");
+}
+END_TEST
+
+/* A game made before (tables without charge_forest_declined) refuses the
+ * move of charge=no in forest as departing from the sheet, as its audit
+ * compares */
+START_TEST(charge_declined_in_forest_of_a_game_made_before)
+{
+	tables_without("charge_forest_declined");
+	cast();
+	orders("RH ↑ C\n");
+	assert_has(event("move", "unit=RH distance=7 terrain=forest charge=no"),
+		   "ordered to charge (C): the move of unit 'RH' is its charge, and charge=no "
+		   "departs from its sheet");
+}
+END_TEST
+
 /* A game made before (tables without charge_moves_checked) reads the
  * event's charge= alone, as it did. */
 START_TEST(charge_ordered_of_a_game_made_before)
@@ -3831,6 +3861,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(ev, charge_ordered_of_a_game_made_before);
 	tcase_add_test(ev, charge_no_settles_the_charge);
 	tcase_add_test(ev, charge_no_settles_of_a_game_made_before);
+	tcase_add_test(ev, charge_declined_in_forest);
+	tcase_add_test(ev, charge_declined_in_forest_of_a_game_made_before);
 	tcase_add_test(ev, fire_at_the_charger);
 	tcase_add_test(ev, fire_at_a_mover_that_did_not_charge);
 	tcase_add_test(ev, fire_at_the_charger_of_a_game_made_before);
