@@ -120,8 +120,7 @@ static void side_cut(struct ord_buf *rest, const char *side, size_t game_len)
 {
 	struct ord_buf cut = ORD_BUF_INIT;
 	size_t n = strlen(side), room = MAIL_FILE_NAME_MAX - 1 - game_len - SIDE_ROOM, keep, at;
-	unsigned h = 2166136261u; /* FNV-1a */
-	const char *p;
+	unsigned char h[32];
 	char *s;
 
 	if (n <= room || !(s = side_in(rest->buf, side)))
@@ -129,12 +128,12 @@ static void side_cut(struct ord_buf *rest, const char *side, size_t game_len)
 	keep = room > SIDE_KEEP + 1 + SIDE_HASH ? room - 1 - SIDE_HASH : SIDE_KEEP;
 	while (keep > 1 && strchr("-_", side[keep - 1]))
 		keep--;
-	for (p = side; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
+	/* BLAKE2b, as the judge's other hashes */
+	crypto_generichash(h, sizeof(h), (const unsigned char *)side, n, NULL, 0);
 	at = (size_t)(s - rest->buf);
 	ord_buf_add(&cut, rest->buf, at);
 	ord_buf_add(&cut, side, keep);
-	ord_buf_addf(&cut, ".%0*x", SIDE_HASH, h & 0xffffffu);
+	ord_buf_addf(&cut, ".%02x%02x%02x", h[0], h[1], h[2]); /* SIDE_HASH digits */
 	ord_buf_adds(&cut, rest->buf + at + n);
 	ord_buf_reset(rest);
 	ord_buf_add(rest, cut.buf, cut.len);

@@ -406,18 +406,18 @@ START_TEST(test_file_name_long_side)
 	struct ord_buf b = ORD_BUF_INIT, c = ORD_BUF_INIT;
 
 	mail_file_name(&b, game, side, "report-%d-%s-exchanged.txt", 12, side);
-	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-report-12-abcdefgh.7fa926-"
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-report-12-abcdefgh.7e8c40-"
 				"exchanged.txt");
 	ck_assert_uint_le(b.len, 72);
 	mail_file_name(&c, game, other, "report-%d-%s-exchanged.txt", 12, other);
-	ck_assert_str_eq(c.buf, "abcdefghijklmnopqrstuvwxyz012345-report-12-abcdefgh.3b0462-"
+	ck_assert_str_eq(c.buf, "abcdefghijklmnopqrstuvwxyz012345-report-12-abcdefgh.6ceb38-"
 				"exchanged.txt");
 	ord_buf_reset(&b);
 	mail_file_name(&b, game, side, "receipt-%d-%s-%d.head", 3, side, 2);
-	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-receipt-3-abcdefgh.7fa926-2.head");
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-receipt-3-abcdefgh.7e8c40-2.head");
 	ord_buf_reset(&b);
 	mail_file_name(&b, game, side, "link-%d-%d-%s.head", 3, 4, side);
-	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-link-3-4-abcdefgh.7fa926.head");
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-link-3-4-abcdefgh.7e8c40.head");
 	/* a game's name of 8: the side's id whole, room for it in any file */
 	ord_buf_reset(&b);
 	mail_file_name(&b, "austerlz", side, "report-%d-%s-exchanged.txt", 9999, side);
@@ -425,11 +425,11 @@ START_TEST(test_file_name_long_side)
 	/* a game's name of 20: the side's id cut to what every file has room for */
 	ord_buf_reset(&b);
 	mail_file_name(&b, "abcdefghijklmnopqrst", side, "sealed-%d-%s.head", 1, side);
-	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrst-sealed-1-abcdefghijklmnopqr.7fa926.head");
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrst-sealed-1-abcdefghijklmnopqr.7e8c40.head");
 	/* a turn of 4 digits: the game's name cut after the side's id */
 	ord_buf_reset(&b);
 	mail_file_name(&b, game, side, "report-%d-%s-exchanged.txt", 1234, side);
-	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz0123-report-1234-abcdefgh.7fa926-"
+	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz0123-report-1234-abcdefgh.7e8c40-"
 				"exchanged.txt");
 	ck_assert_uint_eq(b.len, 72);
 	/* a name without the side's id is not cut */
@@ -2273,8 +2273,8 @@ START_TEST(test_files_named_long_side)
 	newest_mail("red@club.test", "turn sealed", &body, &a);
 	ck_assert_str_eq(a.names.buf,
 			 "The_Peninsular_Campaign_of_1812-seal-1.head\n"
-			 "The_Peninsular_Campaign_of_1812-sealed-1-red_regi.95d548.head\n");
-	ck_assert_in(body.buf, "The_Peninsular_Campaign_of_1812-sealed-1-red_regi.95d548.head");
+			 "The_Peninsular_Campaign_of_1812-sealed-1-red_regi.213b2c.head\n");
+	ck_assert_in(body.buf, "The_Peninsular_Campaign_of_1812-sealed-1-red_regi.213b2c.head");
 	ck_assert_not_in(body.buf, "-sealed-1-red_regiment");
 	ord_buf_release(&body);
 	ord_buf_release(&xml);
