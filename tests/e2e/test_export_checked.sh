@@ -86,6 +86,28 @@ the game file was changed outside orderly since the turn was played ('orderly au
 	"the refusal of a changed log entry"
 [[ ! -e e.xml ]] || fail "a refused export wrote its file"
 
+# -------------------------- a long refusal: its first lines, and how many more
+# every entry of the turn changed: fifteen findings, more than a message
+# holds; the lines it has room for, in the verifier's order, then the
+# count of the others, which the audit lists
+cp g.orderly m.orderly
+sql m.orderly "UPDATE log SET body = body || 'x=1' || char(10) WHERE turn = 1"
+WANT="orderly: 'm.orderly': the bundle of turn 1 is not written: 'orderly verify' would refuse it (15 checks FAILED: log entry 3 was changed, and 4 of the failures may only follow from it):"
+while IFS="|" read -r seq kind; do
+	WANT+=$'\n'"  FAILED: log entry $seq ($kind, turn 1): its content and the entry before it do not give its hash (changed)"
+done < <(sql m.orderly "SELECT seq, kind FROM log WHERE turn = 1 ORDER BY seq")
+for side in blue red; do
+	WANT+=$'\n'"  FAILED (may follow from entry 3): the sheet of $side, version 1: differs from what was logged in entry $(sql m.orderly "SELECT log_seq FROM sheet WHERE side_id = (SELECT id FROM side WHERE name = '$side')")"
+done
+WANT+=$'\n'"  (2 more not shown)
+the game file was changed outside orderly since the turn was played ('orderly audit m.orderly --turn 1' shows where); restore it from a copy made before the change; nothing was signed or written"
+expect_exit 65 ord export m.orderly --turn 1 -o m.xml
+expect_eq "$ERR" "$WANT" "a refusal longer than a message holds"
+[[ ! -e m.xml ]] || fail "a refused export wrote its file"
+# the audit the message names lists them all
+expect_exit 1 ord audit m.orderly --turn 1
+expect_in "$OUT" "BROKEN: log entry 13 (exchange, turn 1): its content and the entry before it do not give its hash (changed)"
+
 # -------------------------------------- a note of the verifier refuses nothing
 # a fixed-dice game: verify says the dice were chosen, not drawn (a note,
 # and "not checked"), and the export warns as before
