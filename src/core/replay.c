@@ -152,12 +152,14 @@ static int blank_bytes(const unsigned char *p, size_t len)
 	return 1;
 }
 
-/* A sheet a side submitted (or, with no referee, opened after the seal)
- * in a turn whose opening digests the roster (check_seal): the rules must
- * take it against the units as the turn opened, or it was taken against
- * rows changed while it was submitted or opened.  The seal of a refereed
- * game checks them again (game_live.c, ord_game_live_sheets_valid), the
- * first phase of a game with no referee its opened sheets. */
+/* A sheet a side submitted (or, with no referee, opened after the seal):
+ * the rules must take it against the units as the turn opened, or it was
+ * taken against rows changed while it was submitted or opened.  The seal
+ * of a refereed game checks them again (game_live.c,
+ * ord_game_live_sheets_valid), the first phase of a game with no referee
+ * its opened sheets, in a turn whose opening digests the roster; the
+ * replay in every turn, since the roots are the referee's word (attack
+ * 34), and says so of a turn opened without them. */
 static void check_submitted(struct vr *x, struct ord_ctx *ctx, const struct ord_rec_sheet *s,
 			    const char *side)
 {
@@ -166,26 +168,30 @@ static void check_submitted(struct vr *x, struct ord_ctx *ctx, const struct ord_
 
 	ord_diag_init(&d);
 	if (replay_check(&c, (const char *)s->bytes, s->len, &d)) {
-		struct ord_buf m = ORD_BUF_INIT;
+		struct ord_buf m = ORD_BUF_INIT, why = ORD_BUF_INIT;
 		if (d.n) {
 			ord_buf_adds(&m, "line ");
 			ord_diag_item_place(&m, &d.items[0], NULL);
 		} else {
 			ord_buf_adds(&m, "it does not read");
 		}
+		if (x->rosterless)
+			ord_buf_addf(&why,
+				     "; turn %d's opening digests no roster (sides_root, units_root), as an orderly before 2026-12-06 opened its turns: one that read the rules otherwise may have taken it (check such a turn with the orderly it was played with), or the opening was written without them to escape this check",
+				     x->r->turn);
 		ord_vout_fail(x->v,
 			      x->have_cfg && x->cfg.refereeless
-				      ? "the sheet of %s, version %d, opened after the seal, is refused by the rules against the units as the turn opened (%s): it was taken against other unit rows"
-				      : "the sheet of %s, version %d, that the seal sealed is refused by the rules against the units as the turn opened (%s): it was taken against other unit rows",
-			      side, s->version, m.buf);
+				      ? "the sheet of %s, version %d, opened after the seal, is refused by the rules against the units as the turn opened (%s): it was taken against other unit rows%s"
+				      : "the sheet of %s, version %d, that the seal sealed is refused by the rules against the units as the turn opened (%s): it was taken against other unit rows%s",
+			      side, s->version, m.buf, why.len ? why.buf : "");
+		ord_buf_release(&why);
 		ord_buf_release(&m);
 	}
 	ord_diag_release(&d);
 }
 
 /* The stand-in each side the NMR policy stood in for must have got; a
- * sheet a side submitted, one the rules take (in a turn whose opening
- * digests the roster, or whose seal says it checked them: check_seal). */
+ * sheet a side submitted, one the rules take (check_submitted). */
 static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 {
 	const struct ord_record *r = x->r;
@@ -199,7 +205,7 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 		unsigned char h[32], last[32];
 		int have_last, want_repeat = 0;
 
-		if (s && !strcmp(s->source, "submitted") && x->check_sheets)
+		if (s && !strcmp(s->source, "submitted"))
 			check_submitted(x, ctx, s, side);
 		if (!s || !strcmp(s->source, "submitted"))
 			continue;

@@ -1414,16 +1414,19 @@ static void check_seal(struct vr *x)
 	/* what an orderly that logs the roster's roots checks at the seal, the
 	 * replay checks whatever the seal says: a seal that leaves out
 	 * sheets_checked=1 escapes nothing (a forger's chain rebuilt without
-	 * it).  A turn opened before the roots is checked only as its seal
-	 * says.  A referee-less seal holds commitments, not sheets: each
+	 * it).  A referee-less seal holds commitments, not sheets: each
 	 * sheet is checked when its side opens it after the seal, against
 	 * the unit rows as they are then, and by nothing after it but the
 	 * first phase of an orderly since attack 33, so the replay checks
 	 * every opened sheet too (a red team's find: the host, a player,
 	 * opened a sheet of his the rules refuse, a unit row changed while he
-	 * opened it, and the audit and verify said clean). */
-	if (x->sheets_checked || (roots = ord_canon_get(x->open->body, "units_root")) != NULL)
-		x->check_sheets = 1;
+	 * opened it, and the audit and verify said clean).  And so in a turn
+	 * opened without the roots, as an orderly before them opened it: the
+	 * roots are a line of the opening the referee writes, and one who
+	 * left them out escaped the check (attack 34); the replay says why
+	 * such a turn's sheet may have been taken (x->rosterless). */
+	roots = ord_canon_get(x->open->body, "units_root");
+	x->rosterless = !roots;
 	free(roots);
 	ord_canon_seal(&b, r->turn, forced && !strcmp(forced, "1"), cs, x->sc.nsides,
 		       held_logged ? held_logged : "", have_top ? top : NULL, x->sheets_checked);

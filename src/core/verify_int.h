@@ -56,7 +56,7 @@ struct vr {
 	struct sealed *sealed; /* per scenario side */
 	int have_sealed;
 	int sheets_checked; /* the seal says it checked every last sheet (canon.h) */
-	int check_sheets;   /* the replay checks every sealed sheet (check_seal) */
+	int rosterless;     /* the turn's opening digests no roster (check_seal) */
 	int have_key;
 	unsigned char dice_key[32];
 
