@@ -1766,6 +1766,19 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") && ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3", "a unit in %s cannot counterattack",
 				     ks_moral_name(ks_moral_now(ctx, u)));
+		/* a counterattack is an attack (8.3, 8.5; modangreb_kontrol) */
+		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") &&
+		    ks_check(r, "modangreb_kontrol")) {
+			if (ks_cossack_closed(ctx, u, NULL))
+				ord_diag_add(d, 0, 0, u->id, "8.5 kosakker",
+					     "cossacks cannot counterattack in close order (%s): a counterattack is an attack",
+					     ks_form(ctx, u));
+			if (ks_is(ctx, u, "kavaleri") &&
+			    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
+				ord_diag_add(d, 0, 0, u->id, "8.3 tab af valeur",
+					     "cavalry with valeur %ld cannot counterattack: a counterattack is an attack",
+					     ks_st(ctx, u, "valeur"));
+		}
 		if (ord_kv_get(&ev->kv, "naar_stoette") &&
 		    (strcmp(ord_kv_get(&ev->kv, "reaktion"), "tilbagetog") || ks_closed(ctx, u, NULL)))
 			ord_diag_add(d, 0, 0, u->id, "6.3",

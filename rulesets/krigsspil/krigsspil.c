@@ -1306,9 +1306,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * (12.1, formation_samme_kontrol); 2026-12-05.13: a free flugt of a
 	 * unit with a position that owes its half turn's flight is recorded
 	 * after where it fled (retraete), where alone it moved nothing (6.5,
-	 * 6.3, flugt_position_kontrol)
+	 * 6.3, flugt_position_kontrol); 2026-12-06.1: a counterattack (MA,
+	 * reaktion=modangreb) is held to what bars an attack (8.1, 8.3, 8.5,
+	 * 6.3, modangreb_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-05.13",   /* rules_revision (above) */
+	"2026-12-06.1",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

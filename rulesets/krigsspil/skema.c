@@ -305,6 +305,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("retraete_laengde_kontrol", 0, 1),
 	WHOLE("indbrud_flyt_kontrol", 0, 1),
 	WHOLE("flugt_position_kontrol", 0, 1),
+	WHOLE("modangreb_kontrol", 0, 1),
 	NUM("retraete_maal_cm", 0, MANY),
 	NUM("flyt_retning_grader", 0, 180),
 	NUM("flyt_retning_min_cm", 0, MANY),

@@ -697,6 +697,32 @@ static void check_attack(struct line *l, size_t i)
 			   ks_moral_name(l->grade));
 }
 
+/* A counterattack (MA) is an attack: 16.3's "modangreb" goes in as an
+ * attack does ("Hvis begge parter angriber", 16.4, and the melee reads it
+ * so), so it is held to what bars an attack: "Kosakker kan ikke angribe
+ * i sluttet formation" (8.1, 8.5), "En kavalerienhed med en valeur under
+ * 4 kan ikke angribe" (8.3), and only OR or LU goes into the enemy's
+ * break-in distance (6.3) (modangreb_kontrol; a game made before took
+ * any MA). */
+static void check_counterattack(struct line *l, size_t i)
+{
+	if (!ks_check(l->r, "modangreb_kontrol"))
+		return;
+	if (ks_cossack_closed(l->ctx, l->u, l->ls.formation))
+		GROUP_DIAG(l, i, "8.5 kosakker",
+			   "cossacks cannot counterattack in close order (%s): a counterattack ('MA') is an attack",
+			   ks_formation_name(l->ctx, l->u, l->ls.formation, "da"));
+	if (!strcmp(l->vaaben, "kavaleri") &&
+	    ks_st(l->ctx, l->u, "valeur") < (long)ks_param(l->r, "valeur_min"))
+		GROUP_DIAG(l, i, "8.3 tab af valeur",
+			   "cavalry with valeur %ld (under %g) cannot counterattack: a counterattack ('MA') is an attack",
+			   ks_st(l->ctx, l->u, "valeur"), ks_param(l->r, "valeur_min"));
+	if (l->grade >= KS_U)
+		GROUP_DIAG(l, i, "6.3 indbrudsafstand",
+			   "only units in OR or LU may counterattack into the enemy's break-in distance; it is in %s",
+			   ks_moral_name(l->grade));
+}
+
 /* Count the fire groups: one a turn (checked at the end of the line). */
 static void count_fire(struct line *l, size_t i)
 {
@@ -947,6 +973,7 @@ static const struct {
 	{ "march", check_march },
 	{ "prolongering", check_prolongering },
 	{ "angreb", check_attack },
+	{ "modangreb", check_counterattack },
 	{ "skydning", check_small_arms },
 	{ "artilleriskydning", check_battery_fire },
 	{ "forsvarsskydning", check_battery_fire },

@@ -365,7 +365,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-05.13");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-06.1");
 }
 END_TEST
 
@@ -2803,6 +2803,54 @@ START_TEST(test_form_same_formation)
 	EV_OK("formation", "unit=D2 formation=angrebskolonne");
 	resolve("fredelige-flytninger", NULL, 0);
 	ck_assert_str_eq(sts("D2", "moral"), "LU");
+}
+END_TEST
+
+/* A counterattack (MA, reaktion=modangreb) is an attack (16.3, 16.4):
+ * "Kosakker kan ikke angribe i sluttet formation" (8.1, 8.5, march column
+ * aside), "En kavalerienhed med en valeur under 4 kan ikke angribe" (8.3),
+ * only OR and LU go in (6.3); refused on the sheet at its group's column
+ * as A is, and as the reaction event; a game made before
+ * modangreb_kontrol took any MA and any modangreb but one in U or FU */
+START_TEST(test_counterattack_is_attack)
+{
+	game_without(NULL);
+	ck_assert_str_eq(validate("allierede", "C2 MA @D1\n"),
+			 "1:4: unit 'C2': cossacks cannot counterattack in close order (linie): a counterattack ('MA') is an attack (8.5 kosakker)\n");
+	ACCEPTS("allierede", "C1 MA @D1\n");
+	ACCEPTS("allierede", "C2 FORM marchkolonne MA @D1\n");
+	REFUSES("allierede", "C1 FORM linie MA @D1\n",
+		"cossacks cannot counterattack in close order (linie)");
+	ord_kv_set(&U("K1")->state, "valeur", "3");
+	ck_assert_str_eq(validate("danske", "K1 MA @L1\n"),
+			 "1:4: unit 'K1': cavalry with valeur 3 (under 4) cannot counterattack: a counterattack ('MA') is an attack (8.3 tab af valeur)\n");
+	ACCEPTS("danske", "K2 MA @L1\n");
+	/* U since this turn: not rallied before the sheet's turn */
+	ord_kv_set(&U("D1")->state, "moral", "U");
+	ord_kv_set(&U("D1")->state, "moral_traek", "10");
+	ck_assert_str_eq(validate("danske", "D1 MA @L1\n"),
+			 "1:4: unit 'D1': only units in OR or LU may counterattack into the enemy's break-in distance; it is in U (6.3 indbrudsafstand)\n");
+	/* the reaction to an attack declared */
+	orders("D1 A @C2\nC2 MA @D1\n");
+	orders("L2 A @K1\nK1 MA @L2\n");
+	ord_kv_set(&U("D1")->state, "moral", "OR");
+	EV_OK("angreb", "unit=D1 maal=C2");
+	EV_OK("angreb", "unit=L2 maal=K1");
+	ck_assert_str_eq(event("reaktion", "unit=C2 reaktion=modangreb mod=D1"),
+			 "unit 'C2': cossacks cannot counterattack in close order (linie): a counterattack is an attack (8.5 kosakker)\n");
+	ck_assert_str_eq(event("reaktion", "unit=K1 reaktion=modangreb mod=L2"),
+			 "unit 'K1': cavalry with valeur 3 cannot counterattack: a counterattack is an attack (8.3 tab af valeur)\n");
+	/* made before: taken */
+	game_without("modangreb_kontrol");
+	ord_kv_set(&U("K1")->state, "valeur", "3");
+	ACCEPTS("allierede", "C2 MA @D1\n");
+	ACCEPTS("danske", "K1 MA @L1\n");
+	orders("D1 A @C2\nC2 MA @D1\n");
+	orders("L2 A @K1\nK1 MA @L2\n");
+	EV_OK("angreb", "unit=D1 maal=C2");
+	EV_OK("angreb", "unit=L2 maal=K1");
+	EV_OK("reaktion", "unit=C2 reaktion=modangreb mod=D1");
+	EV_OK("reaktion", "unit=K1 reaktion=modangreb mod=L2");
 }
 END_TEST
 
@@ -8062,6 +8110,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_unknown_flag_is_an_argument_error);
 	tcase_add_test(tc, test_form_same_formation);
+	tcase_add_test(tc, test_counterattack_is_attack);
 	tcase_add_test(tc, test_flight_position);
 	tcase_add_test(tc, test_coordinated_fire);
 	tcase_add_test(tc, test_march_through_made_before);
