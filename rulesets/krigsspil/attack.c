@@ -55,15 +55,19 @@ static void supports_release(struct supports *ix)
 
 /* Why s, declared a support of x (a neighbour when nabo), does not support
  * it against enemy at the moment of the attack (6.6), in *why_da and
- * *why_en, or 0 when it does; the reasons of x itself are supports_for's. */
+ * *why_en (formats of the one number *num), or 0 when it does; the reasons
+ * of x itself are supports_for's. */
 static int support_refused(struct ord_ctx *ctx, const struct ord_unit *s, const struct ord_unit *x,
 			   const struct ord_unit *enemy, int nabo, const char **why_da,
-			   const char **why_en)
+			   const char **why_en, double *num)
 {
 	struct ks_rules *r = ks_r(ctx);
 	int turn = ord_ctx_turn(ctx);
+	int x_inf = ks_is(ctx, x, "infanteri"), x_cav = ks_is(ctx, x, "kavaleri");
+	double least = ks_param(r, x_inf ? "stoette_min_infanteri" : "stoette_min_kavaleri");
 
 	*why_da = *why_en = NULL;
+	*num = ks_param(r, "valeur_min");
 	if (ks_moral_now(ctx, s) >= KS_U)
 		*why_da = "i uorden", *why_en = "in disorder";
 	else if (ks_st(ctx, s, "angreb_traek") == turn)
@@ -87,6 +91,26 @@ static int support_refused(struct ord_ctx *ctx, const struct ord_unit *s, const 
 		*why_da = "ikke i sluttet formation", *why_en = "not in close order";
 	else if (ks_is(ctx, s, "kavaleri") && ks_st(ctx, s, "valeur") < (long)ks_param(r, "valeur_min"))
 		*why_da = "valeur under %g", *why_en = "valeur under %g";
+	/* what 6.6 asks of a support when it is declared holds at the melee
+	 * too, after the fire of the turn (stoette_naerkamp_kontrol; a game
+	 * made before checked it at the declaration only): "skal for en
+	 * infanterienhed bestå af mindst 7 figurer, og for en kavalerienhed
+	 * bestå af mindst 3 figurer"; "Infanteri kan ikke [være 2.] træfning
+	 * for kavaleri. Infanteri kan kun være naboenhed for kavaleri hvis
+	 * enheden er deployeret i bataillonsmasse, karré eller er i dækning" */
+	else if (!ks_check(r, "stoette_naerkamp_kontrol"))
+		;
+	else if ((x_inf || x_cav) && ks_figures(ctx, s) < least)
+		*why_da = "færre end %g figurer, 6.6", *why_en = "fewer than %g figures, 6.6",
+		*num = least;
+	else if (ks_is(ctx, s, "infanteri") && x_cav && !nabo)
+		*why_da = "infanteri er ikke 2. træfning for kavaleri, 6.6",
+		*why_en = "infantry is no second line of cavalry, 6.6";
+	else if (ks_is(ctx, s, "infanteri") && x_cav &&
+		 strcmp(ks_form(ctx, s), "bataillonsmasse") && strcmp(ks_form(ctx, s), "karre") &&
+		 !(ks_check(r, "stoette_nabo_kontrol") && ks_in_cover(ctx, s, NULL)))
+		*why_da = "infanteri er kun naboenhed for kavaleri i bataillonsmasse, karré eller dækning, 6.6",
+		*why_en = "infantry is a neighbour of cavalry only in battalion mass, square or cover, 6.6";
 	return *why_da != NULL;
 }
 
@@ -126,6 +150,7 @@ static int supports_for(struct ord_ctx *ctx, const struct supports *ix, const st
 			struct ord_unit *s = ord_ctx_unit(ctx, k - 1);
 			const char *rolle = ks_st_str(ctx, s, "stoette_rolle"), *why_da = NULL,
 				   *why_en = NULL;
+			double num = ks_param(r, "valeur_min");
 			int nabo = !strcmp(rolle, "nabo");
 			if (ks_gone(ctx, s) || (pass && s == x))
 				continue;
@@ -134,16 +159,16 @@ static int supports_for(struct ord_ctx *ctx, const struct supports *ix, const st
 			if (x_da)
 				why_da = x_da, why_en = x_en;
 			else
-				support_refused(ctx, s, of, enemy, nabo, &why_da, &why_en);
+				support_refused(ctx, s, of, enemy, nabo, &why_da, &why_en, &num);
 			if (why_da) {
-				/* the only number of the reasons is valeur_min */
+				/* a reason has one number, num: valeur_min or the least figures */
 				ord_buf_addf(&t->da, "%s%s støtter ikke (",
 					     naboer + traefning + refused ? ", " : " ", s->id);
-				ord_buf_addf(&t->da, why_da, ks_param(r, "valeur_min"));
+				ord_buf_addf(&t->da, why_da, num);
 				ord_buf_addch(&t->da, ')');
 				ord_buf_addf(&t->en, "%s%s does not support (",
 					     naboer + traefning + refused ? ", " : " ", s->id);
-				ord_buf_addf(&t->en, why_en, ks_param(r, "valeur_min"));
+				ord_buf_addf(&t->en, why_en, num);
 				ord_buf_addch(&t->en, ')');
 				refused++;
 				continue;
@@ -384,11 +409,12 @@ static int escort_holds(struct ord_ctx *ctx, const struct ord_unit *s, const str
 			const struct ord_unit *a, int held)
 {
 	const char *why_da, *why_en;
+	double num;
 
 	return ks_is(ctx, f, "artilleri") && ks_st(ctx, s, "stoette_traek") == ord_ctx_turn(ctx) &&
 	       !strcmp(ks_st_str(ctx, s, "stoetter"), f->id) &&
 	       !strcmp(ks_st_str(ctx, s, "stoette_rolle"), "nabo") &&
-	       !(held && (ks_gone(ctx, s) || support_refused(ctx, s, f, a, 1, &why_da, &why_en)));
+	       !(held && (ks_gone(ctx, s) || support_refused(ctx, s, f, a, 1, &why_da, &why_en, &num)));
 }
 
 /* The escort that fights for battery f attacked by a (16: "Angreb mod en

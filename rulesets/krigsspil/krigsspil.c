@@ -1308,9 +1308,12 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * after where it fled (retraete), where alone it moved nothing (6.5,
 	 * 6.3, flugt_position_kontrol); 2026-12-06.1: a counterattack (MA,
 	 * reaktion=modangreb) is held to what bars an attack (8.1, 8.3, 8.5,
-	 * 6.3, modangreb_kontrol)
+	 * 6.3, modangreb_kontrol); 2026-12-06.2: a support is held at the
+	 * melee to the least figures and to infantry beside cavalry only in
+	 * mass, square or cover, as at its declaration (6.6,
+	 * stoette_naerkamp_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-06.1",    /* rules_revision (above) */
+	"2026-12-06.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -365,7 +365,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-06.1");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-06.2");
 }
 END_TEST
 
@@ -5839,6 +5839,64 @@ START_TEST(test_support_for_whom)
 }
 END_TEST
 
+/* 6.6: "skal for en infanterienhed bestå af mindst 7 figurer"; "Infanteri
+ * kan ikke [være 2.] træfning for kavaleri. Infanteri kan kun være
+ * naboenhed for kavaleri hvis enheden er deployeret i bataillonsmasse,
+ * karré eller er i dækning": held at the melee as at the declaration, a
+ * support brought under the least figures by the turn's fire, or that
+ * changed formation, supports no more (stoette_naerkamp_kontrol; a game
+ * made before counted it) */
+static void cavalry_neighbour(const char *without, const char *rolle, const char *formation)
+{
+	game_without(without);
+	orders("K1 A @L1\n");
+	declared_attack("K1", "L1");
+	ord_kv_set(&U("D1")->state, "stoette_traek", "10");
+	ord_kv_set(&U("D1")->state, "stoetter", "K1");
+	ord_kv_set(&U("D1")->state, "stoette_rolle", rolle);
+	ord_kv_set(&U("D1")->state, "formation", formation);
+	EV_OK("naerkamp", "angriber=K1 forsvarer=L1");
+	resolve("angrebshandlinger", D(3, 3, 3, 3, 3, 3));
+}
+
+START_TEST(test_support_held_at_melee)
+{
+	/* D1 lost a figure to fire after it was declared: 6 of the 7 */
+	game_without(NULL);
+	ord_kv_set(&U("D1")->state, "figurer", "6");
+	supported_attack("D2", "10", NULL, "angriber=D2 forsvarer=L1");
+	expect_result("angriberens støtte: D1 støtter ikke (færre end 7 figurer, 6.6)");
+	expect_result("the attacker's supports: D1 does not support (fewer than 7 figures, 6.6)");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "+2 2. træfning"));
+	game_without(NULL);
+	ord_kv_set(&U("D1")->state, "figurer", "7");
+	supported_attack("D2", "10", NULL, "angriber=D2 forsvarer=L1");
+	expect_result("angriberens støtte: D1 (2. træfning)");
+	expect_result("+2 2. træfning");
+	/* infantry beside cavalry: in square or battalion mass, not in line */
+	cavalry_neighbour(NULL, "nabo", "linie");
+	expect_result("angriberens støtte: D1 støtter ikke (infanteri er kun naboenhed for kavaleri "
+		      "i bataillonsmasse, karré eller dækning, 6.6)");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "+1 naboenhed"));
+	cavalry_neighbour(NULL, "nabo", "karre");
+	expect_result("angriberens støtte: D1 (naboenhed)");
+	expect_result("+1 naboenhed");
+	cavalry_neighbour(NULL, "traefning", "karre");
+	expect_result("angriberens støtte: D1 støtter ikke (infanteri er ikke 2. træfning for "
+		      "kavaleri, 6.6)");
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "+2 2. træfning"));
+	/* a game made before: the supports counted as declared */
+	game_without("stoette_naerkamp_kontrol");
+	ord_kv_set(&U("D1")->state, "figurer", "6");
+	supported_attack("D2", "10", NULL, "angriber=D2 forsvarer=L1");
+	expect_result("angriberens støtte: D1 (2. træfning)");
+	expect_result("+2 2. træfning");
+	cavalry_neighbour("stoette_naerkamp_kontrol", "nabo", "linie");
+	expect_result("angriberens støtte: D1 (naboenhed)");
+	expect_result("+1 naboenhed");
+}
+END_TEST
+
 /* 6.6.5: "En støtteenhed skal være deployeret i sluttet formation, dog kan
  * en spredt formation i dækning være naboenhed"; "Infanteri kan kun være
  * naboenhed for kavaleri hvis enheden er deployeret i bataillonsmasse,
@@ -8194,6 +8252,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_pursuit_needs_order);
 	tcase_add_test(tc, test_battery_in_fu);
 	tcase_add_test(tc, test_support_for_whom);
+	tcase_add_test(tc, test_support_held_at_melee);
 	tcase_add_test(tc, test_support_neighbours);
 	tcase_add_test(tc, test_obstacle_lu_by_class);
 	tcase_add_test(tc, test_plantation_edge_both_ways);
