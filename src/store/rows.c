@@ -313,6 +313,43 @@ static int unit_rows(sqlite3 *db, sqlite3_stmt *st, ord_store_unit_fn fn, void *
 	return err;
 }
 
+/* A side's units (side_id, whose name is side_name) with their current
+ * state (unit_current), by the index of the side's units, without a join
+ * to side (a seek a unit): a row each of the four columns fn reads, the
+ * side's name given to it as the caller knows it and the row's id not
+ * read (id 0).  Each column a row costs: the bound name copied into
+ * every row and the id were 1.1 M instructions of a submit's 30 M at
+ * 10,000 units (docs/benchmarks.md, the thirty-seventh session). */
+static int units_of_side(sqlite3 *db, int64_t side_id, const char *side_name, ord_store_unit_fn fn,
+			 void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	int err = 0, rc;
+
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT unit.uid, unit.name, unit.attrs, c.state FROM unit "
+				  "LEFT JOIN unit_current c ON c.unit_id = unit.id "
+				  "WHERE unit.side_id = ?1 ORDER BY unit.id")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, side_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ord_store_unit u;
+
+		u.id = 0;
+		u.uid = col_text(st, 0);
+		u.name = col_text(st, 1);
+		u.side = side_name;
+		u.attrs = col_text(st, 2);
+		u.state = col_text(st, 3);
+		if ((err = fn(ud, &u)) != 0)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading units");
+	ord_store_stmt_done(st);
+	return err;
+}
+
 /* Every unit with its current state (unit_current): one row each; of one
  * side (side_id, whose name is side_name), or of every side (side_id 0). */
 static int units_now(sqlite3 *db, int64_t side_id, const char *side_name, ord_store_unit_fn fn, void *ud)
@@ -321,23 +358,15 @@ static int units_now(sqlite3 *db, int64_t side_id, const char *side_name, ord_st
 	int err;
 
 	/* two statements: "?1 = 0 OR side_id = ?1" would read every unit of
-	 * the game for one side's (SQLite cannot use unit_side for it); a
-	 * side's units name it as the caller knows it, without a join to
-	 * side (a seek a unit: a tenth of the read) */
+	 * the game for one side's (SQLite cannot use unit_side for it) */
+	if (side_id)
+		return units_of_side(db, side_id, side_name, fn, ud);
 	if ((err = ord_store_stmt(db, &st,
-				  side_id ? "SELECT unit.id, unit.uid, unit.name, ?2, unit.attrs, c.state "
-					    "FROM unit "
-					    "LEFT JOIN unit_current c ON c.unit_id = unit.id "
-					    "WHERE unit.side_id = ?1 ORDER BY unit.id"
-					  : "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
-					    "FROM unit JOIN side ON side.id = unit.side_id "
-					    "LEFT JOIN unit_current c ON c.unit_id = unit.id "
-					    "ORDER BY unit.id")) != 0)
+				  "SELECT unit.id, unit.uid, unit.name, side.name, unit.attrs, c.state "
+				  "FROM unit JOIN side ON side.id = unit.side_id "
+				  "LEFT JOIN unit_current c ON c.unit_id = unit.id "
+				  "ORDER BY unit.id")) != 0)
 		return err;
-	if (side_id) {
-		sqlite3_bind_int64(st, 1, side_id);
-		sqlite3_bind_text(st, 2, side_name, -1, SQLITE_STATIC);
-	}
 	return unit_rows(db, st, fn, ud);
 }
 
@@ -403,9 +432,11 @@ int ord_store_units_find(sqlite3 *db, const char *const *names, size_t n, ord_st
 	/* one statement for all the ids (a statement opens and closes its
 	 * B-tree cursors at every run, which was most of a look-up's cost),
 	 * then the names that are no unit's id one by one, as
-	 * ord_store_unit_find reads them; a unit named twice comes twice */
+	 * ord_store_unit_find reads them; a unit named twice comes twice.
+	 * The row's id is not read (id 0): no caller reads it, and a column
+	 * more is a read more a row */
 	if (ord_store_stmt(db, &st,
-			   "SELECT unit.id, unit.uid, unit.name, unit.side_id, unit.attrs, c.state, j.key "
+			   "SELECT unit.uid, unit.name, unit.side_id, unit.attrs, c.state, j.key "
 			   "FROM json_each(?1) AS j JOIN unit ON unit.uid = j.value "
 			   "LEFT JOIN unit_current c ON c.unit_id = unit.id") != 0) {
 		/* an SQLite built without JSON: one by one */
@@ -425,9 +456,13 @@ int ord_store_units_find(sqlite3 *db, const char *const *names, size_t n, ord_st
 	sqlite3_bind_text(st, 1, json.buf, (int)json.len, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ord_store_unit u;
-		int64_t k = sqlite3_column_int64(st, 6), side_id = sqlite3_column_int64(st, 3);
+		int64_t k = sqlite3_column_int64(st, 5), side_id = sqlite3_column_int64(st, 2);
 
-		unit_of_row(st, &u);
+		u.id = 0;
+		u.uid = col_text(st, 0);
+		u.name = col_text(st, 1);
+		u.attrs = col_text(st, 3);
+		u.state = col_text(st, 4);
 		for (i = 0; i < nsides && sides[i].id != side_id; i++)
 			;
 		if (i == nsides)

@@ -172,7 +172,9 @@ int ord_store_roster_each(sqlite3 *db, ord_store_unit_fn fn, void *ud);
  * whole rows, now). */
 int ord_store_openings_each(sqlite3 *db, int turn, ord_store_unit_fn fn, void *ud);
 /* Every unit (side_id 0) or a side's, with its current state: one row
- * each (unit_current), by the index of the side's units. */
+ * each (unit_current), by the index of the side's units; a side's units
+ * come without their row's id (id 0: a column less a row, read by no
+ * caller). */
 int ord_store_units_now(sqlite3 *db, int64_t side_id, const char *side_name, ord_store_unit_fn fn,
 			void *ud);
 /* The unit of this id, else of this name (case-insensitive), with its
@@ -180,7 +182,8 @@ int ord_store_units_now(sqlite3 *db, int64_t side_id, const char *side_name, ord
 int ord_store_unit_find(sqlite3 *db, const char *id_or_name, ord_store_unit_fn fn, void *ud);
 /* The units of names (each an id or a name, as ord_store_unit_find reads
  * it) in one statement, to fn: a unit named twice comes twice; a name of
- * no unit gives nothing. */
+ * no unit gives nothing.  A unit found by its id comes without its row's
+ * id (id 0), as ord_store_units_now's of a side. */
 int ord_store_units_find(sqlite3 *db, const char *const *names, size_t n, ord_store_unit_fn fn,
 			 void *ud);
 /* The number of units whose current state (unit_current) is not the last
