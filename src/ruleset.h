@@ -261,11 +261,19 @@ struct ord_ruleset {
 	 * stored, so that a stored event says what it is resolved with (a
 	 * key that once had a def keeps being stored as it always was: a game
 	 * made before replays its events by an orderly of then).  Called
-	 * when an event is recorded, not when a game is replayed: an event
-	 * replays with the arguments it was stored with.  0, or an ORD_E*
+	 * when an event is recorded; an event replays with the arguments it
+	 * was stored with.  0, or an ORD_E*
 	 * code with the message set: the event's arguments are refused, not
 	 * by an override (a value no key spec can say is wrong, Krigsspil's
-	 * modifier flag no table names).  The refusal is put at the event's
+	 * modifier flag no table names, an event that cannot happen).  The
+	 * replay of a game whose tables have the switch impossible_replayed
+	 * on asks it too, of each event as stored (ev holds its keys, filled
+	 * ones among them; what it sets in out is let go), and fails one it
+	 * refuses: no orderly records it, override or not.  So a refusal
+	 * reads only what the replay holds as the recording did (the units,
+	 * their state as the phase began, the sealed orders, the events
+	 * before it), and a module that refuses anew what it took before
+	 * puts that behind a switch of its own.  The refusal is put at the event's
 	 * place in an events file, or at the argument (and the word of it)
 	 * the module names with ord_ctx_refuse_arg before it returns.  NULL:
 	 * every default is the spec's. */

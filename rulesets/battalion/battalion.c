@@ -1422,8 +1422,10 @@ static int bat_init_unit(struct ord_rules *rules, struct ord_unit *u, struct ord
 }
 
 /* An event that cannot happen is refused as it is recorded, whatever the
- * override (bat_event_impossible: new input only, so no game made before
- * replays otherwise).  D13: a move's charge= the referee left out, as the
+ * override (bat_event_impossible), and by the replay of a game whose
+ * tables switch impossible_replayed on (the core asks this slot of each
+ * event as stored, ord_phase_event_refused): a game made before may hold
+ * one an orderly of then recorded with an override, and replays it so.  D13: a move's charge= the referee left out, as the
  * module reads it (bat_move_charges): the sheet's C when
  * charge_moves_checked is on, else no, the default the key had.  Stored,
  * so that every move says whether it was a charge as moves always did: a
@@ -1533,8 +1535,11 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	 * check's words); 2026-12-06.13: a charge ordered over ground the
 	 * terrain chart forbids one on is called off by the rules, its move
 	 * of charge=no taken without an override (charge_forest_declined,
-	 * D13) */
-	"2026-12-06.13",    /* rules_revision (above) */
+	 * D13); 2026-12-06.14: an event that cannot happen, refused as it is
+	 * recorded whatever the override, is refused by the replay too, where
+	 * one written into the log by hand was taken for an override
+	 * (impossible_replayed; the core's check, nothing resolved changes) */
+	"2026-12-06.14",    /* rules_revision (above) */
 	bat_tables,         /* tables */
 	bat_event_defaults, /* event_defaults: a move's charge= by its sheet */
 	bat_show_result,    /* show_result: an enemy battalion's figures as trays */

@@ -1531,8 +1531,9 @@ static void check_melee(struct ord_ctx *ctx, const struct ord_event *ev, struct 
  * and an override recorded them: a light infantry's roundshot was
  * resolved as a musket's, a unit fired at itself.  Refused when the event
  * is recorded (bat_event_defaults), whatever the override, with why in
- * why; an event recorded so before keeps replaying as it was (the slot is
- * not called by a replay).  0 when the event can happen.
+ * why, and by the replay of a game whose tables switch impossible_replayed
+ * on; an event recorded so before, in a game made before the switch,
+ * keeps replaying as it was.  0 when the event can happen.
  */
 int bat_event_impossible(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *why)
 {

@@ -131,6 +131,8 @@
  *      event, and one of a kind its unit's arm cannot do, is refused as
  *      it is recorded, override or not (ks_impossible_new): what the
  *      resolve does with one is for the games that recorded it before.
+ *      The replay refuses one too (impossible_replayed, 2026-12-06.3):
+ *      in a game made since, one in the log was written there by hand.
  *  K26 A support is held to 6.6 when it is declared, where the text gives
  *      the rule; what it leaves to the table is the referee's measure
  *      (afstand=, the distance from the centre of its front) or his word
@@ -1311,9 +1313,13 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * 6.3, modangreb_kontrol); 2026-12-06.2: a support is held at the
 	 * melee to the least figures and to infantry beside cavalry only in
 	 * mass, square or cover, as at its declaration (6.6,
-	 * stoette_naerkamp_kontrol)
+	 * stoette_naerkamp_kontrol); 2026-12-06.3: an event refused as it is
+	 * recorded whatever the override (ks_impossible_new, a flag no table
+	 * names) is refused by the replay too, where one written into the
+	 * log by hand was taken for an override (impossible_replayed; the
+	 * core's check, nothing resolved changes)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-06.2",    /* rules_revision (above) */
+	"2026-12-06.3",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

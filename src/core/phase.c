@@ -308,6 +308,35 @@ out:
 	return err;
 }
 
+int ord_phase_event_refused(struct ord_ctx *ctx, const struct ord_event_kind *ek,
+			    const struct ord_kv *args, struct ord_buf *why)
+{
+	struct ord_ctx_refusal refusal = { NULL, NULL };
+	struct ord_event ev;
+	struct ord_kv fill;
+	int err;
+
+	if (!ORD_RULESET_HAS(ctx->rs, 6) || !ctx->rs->event_defaults)
+		return 0;
+	/* as ord_phase_event_defaults_at asks it */
+	memset(&ev, 0, sizeof(ev));
+	ev.phase = ek->phase;
+	ev.kind = ek->name;
+	ev.kv = *args; /* read only: the module's ev is const */
+	ev.check = "";
+	ord_kv_init(&fill);
+	ctx->refusal = &refusal;
+	err = ctx->rs->event_defaults(ctx, &ev, &fill);
+	ctx->refusal = NULL;
+	if (err)
+		ord_buf_adds(why, ord_error_last());
+	ord_error_clear();
+	free(refusal.key);
+	free(refusal.word);
+	ord_kv_release(&fill);
+	return err != 0;
+}
+
 /* One problem as the checks write it: "unit 'X': message (rule)", on a line. */
 static void add_problem(struct ord_buf *out, const struct ord_diag_item *it)
 {
@@ -346,6 +375,15 @@ int ord_phase_void_recheck(const struct ord_ruleset *rs, struct ord_rules *rules
 	if (!ORD_RULESET_HAS(rs, 5) || !rs->tables || !rules || !(t = rs->tables(rules)))
 		return 0;
 	return ord_tables_switch(t, "void_recheck");
+}
+
+int ord_phase_impossible_replayed(const struct ord_ruleset *rs, struct ord_rules *rules)
+{
+	const struct ord_tables *t;
+
+	if (!ORD_RULESET_HAS(rs, 5) || !rs->tables || !rules || !(t = rs->tables(rules)))
+		return 0;
+	return ord_tables_switch(t, "impossible_replayed");
 }
 
 /* A problem as the checks write it, its event numbers left out: a void may

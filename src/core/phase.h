@@ -104,6 +104,14 @@ int ord_phase_event_defaults(struct ord_ctx *ctx, const struct ord_event_kind *e
 int ord_phase_event_defaults_at(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 				char *const *argv, const unsigned *cols, struct ord_kv *out,
 				struct ord_diag *diag);
+/* Does the ruleset's event_defaults refuse an event of kind ek with the
+ * arguments args, as stored (what the event's replay asks, the ctx as it
+ * was when the event was recorded)?  1 with the refusal's message in why:
+ * an event the rules refuse whatever the override (one that cannot
+ * happen), which no orderly records; 0 when it takes it (the keys it
+ * would fill are let go: a stored event keeps its own). */
+int ord_phase_event_refused(struct ord_ctx *ctx, const struct ord_event_kind *ek,
+			    const struct ord_kv *args, struct ord_buf *why);
 
 /* Check event ev (the last added to ctx) against the sealed orders and the
  * units' state with the ruleset's check_event: the number of problems, and
@@ -130,6 +138,13 @@ int ord_phase_named(const struct ord_ruleset *rs, const char *given, struct ord_
  * void (ord_phase_recheck_events)?  The switch void_recheck of the tables
  * the game keeps: a game made before it voids and replays as it did. */
 int ord_phase_void_recheck(const struct ord_ruleset *rs, struct ord_rules *rules);
+/* Does the replay hold each event to what the ruleset refuses whatever
+ * the override (ord_phase_event_refused)?  The switch impossible_replayed
+ * of the tables the game keeps: such an event is refused as it is
+ * recorded whatever the tables, but a game made before the switch may
+ * hold one an orderly of then recorded with an override, and replays as
+ * it did. */
+int ord_phase_impossible_replayed(const struct ord_ruleset *rs, struct ord_rules *rules);
 
 /* The digest of the events of a phase now in ctx (the "close" entry). */
 void ord_phase_events_digest(struct ord_ctx *ctx, unsigned char out[32]);

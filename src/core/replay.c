@@ -337,6 +337,44 @@ static void apply_voids(struct vr *x, struct ord_ctx *ctx, size_t p, int64_t bef
 	ord_buf_release(&b);
 }
 
+/* The unit an event is of, for the words: its kind's first key that names
+ * a unit (unit=, a melee's a=, angriber=), as stored; "" when none. */
+static const char *event_unit(const struct ord_event_kind *ek, const struct ord_kv *kv)
+{
+	const struct ord_key_spec *ks;
+	const char *v;
+
+	for (ks = ek->keys; ks && ks->name; ks++)
+		if (ks->type == ORD_KEY_UNIT && (v = ord_kv_get(kv, ks->name)) != NULL)
+			return v;
+	return "";
+}
+
+/* An event the rules refuse whatever the override (ord_phase_event_refused:
+ * one that cannot happen, a fire at the firer's own side) is refused as it
+ * is recorded, override or not: one in the log was written there by other
+ * means (its row and entry edited, the chain made again), and a replay
+ * that took it for an override said the turn was clean.  Only in a game
+ * whose tables say so (ord_phase_impossible_replayed): 1 when it fails. */
+static int refused_whatever(struct vr *x, struct ord_ctx *ctx, const struct ord_rec_event *ev,
+			    const struct ord_rec_entry *e, const struct ord_event_kind *ek,
+			    const struct ord_kv *kv)
+{
+	struct ord_buf why = ORD_BUF_INIT;
+	const char *unit = event_unit(ek, kv);
+	int refused = ord_phase_event_refused(ctx, ek, kv, &why);
+
+	if (refused)
+		ord_vout_fail(x->v,
+			      "turn %d event #%u (%s%s%s, phase %s, entry %lld): the rules refuse it whatever the override (%s): no orderly records it, yet the log holds it%s%s%s, written there by other means (its row and entry changed)",
+			      x->r->turn, ev->seq, ev->kind, *unit ? " of " : "", unit, ev->phase,
+			      e ? (long long)e->seq : (long long)ev->log, why.buf,
+			      ev->override ? " with the override \"" : "",
+			      ev->override ? ev->override : "", ev->override ? "\"" : "");
+	ord_buf_release(&why);
+	return refused;
+}
+
 static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *overrides)
 {
 	const struct ord_record *r = x->r;
@@ -344,6 +382,7 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 	char *voided = ord_xcalloc(r->events.n + 1, 1);
 	size_t i, listed = 0, nphase = 0;
 	struct voids vs;
+	int impossible = ord_phase_impossible_replayed(x->rs, x->rules);
 
 	voids_of(x, p, &vs);
 	/* room for the phase's events at once: doubling, 67,500 events of a
@@ -360,6 +399,7 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 		struct ord_unit *full;
 		struct ord_diag d;
 		char what[64];
+		int refused = 0;
 
 		if (strcmp(ev->phase, x->rs->phases[p]))
 			continue;
@@ -411,6 +451,10 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 					      "%s: names unit '%s', which %d events of its phase name already: the game refuses one more",
 					      what, full->id, ORD_EVENTS_PER_UNIT);
 				bad = 1;
+			} else if (impossible) {
+				/* said, and replayed as logged: the phase's
+				 * results are held to the log as it stands */
+				refused = refused_whatever(x, ctx, ev, e, ek, &kv);
 			}
 			while (argc--)
 				free(argv[argc]);
@@ -437,11 +481,12 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 				      "%s: what the event breaks differs; by the orders: %s; by the log: %s",
 				      what, checks.len ? checks.buf : "nothing",
 				      ev->checks && *ev->checks ? ev->checks : "nothing");
-		else if (d.n && !ev->override && listed++ < MAX_LISTED)
+		else if (d.n && !ev->override && !refused && listed++ < MAX_LISTED)
 			ord_vout_fail(x->v,
 				      "%s: breaks the orders (%s) but was recorded without the referee's override",
 				      what, checks.buf);
-		if (ev->override) {
+		/* refused whatever the override: none answers it (said above) */
+		if (ev->override && !refused) {
 			/* one voided since counts for nothing: it is said so */
 			*overrides += !ev->void_log;
 			ord_vout_note(x->v,

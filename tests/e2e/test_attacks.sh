@@ -1134,6 +1134,100 @@ expect_exit 0 ord audit fwd.game
 expect_line "$OUT" "note: seal: the deadline it kept \(entry [0-9]+\) was brought forward at [-0-9T:]+Z from [-0-9T:]+Z to [-0-9T:]+Z: blue, which had no sheet in by then, took the NMR policy's orders with less time than it had been given"
 note "31: a deadline set past, or brought forward, to shut a side out, or set again to take a late sheet, is noted by verify and the audit"
 
+# ------------------------------------------------------------ 35. an event refused whatever the override, written in by hand
+# (found by the red team of the thirty-sixth session) An event that cannot
+# happen (a fire at the firer's own side) is refused as it is recorded,
+# --override or not, but the replay took one in the log for an override:
+# the referee recorded B2's shot at R1 as its sheet orders, made it a shot
+# at blue's own B1 with an override in the event's row and its log entry,
+# the checks it breaks copied from the replay's words, and chained the log
+# again before resolving the phase: B1 lost figures to its own gun, and
+# the audit and verify said clean, "1 event was recorded against the
+# orders, by the referee's override".
+# own_goal GAME KIND FROM TO: GAME's event KIND made to say TO where it
+# said FROM, with an override, its checks the replay's, chained again
+own_goal() {
+	local c
+	sql "$1" "UPDATE event SET args = replace(args, '$3', '$4'), override = 'fired into its own in the smoke' WHERE kind = '$2';
+		UPDATE log SET body = replace(body, 'arg.$3', 'arg.$4') || 'override=fired into its own in the smoke' || char(10)
+		WHERE kind = 'event' AND body LIKE '%kind=$2' || char(10) || '%'" >/dev/null
+	forge rechain "$1"
+	run ord audit "$1"
+	c=$(sed -n 's/.*what the event breaks differs; by the orders: \(.*\); by the log: nothing$/\1/p' <<<"$OUT")
+	[[ -n $c ]] || fail "attack 35: the checks of the forged $2 are not in the audit:
+$OUT"
+	c=${c//\'/\'\'}
+	sql "$1" "UPDATE event SET checks = '$c' WHERE kind = '$2';
+		UPDATE log SET body = body || 'checks=$c' || char(10) WHERE kind = 'event' AND body LIKE '%kind=$2' || char(10) || '%'" >/dev/null
+	forge rechain "$1"
+}
+own_fire() {  # own_fire GAME [TABLES]: a battalion turn, B2's shot made one at B1
+	expect_exit 0 ord new "$1" --scenario scenario.xml --head "$1.open.head" ${2:+--tables "$2"}
+	expect_exit 0 ord submit "$1" --side blue "$BFIX/blue-1.txt"
+	BLUE=$(field commitment "$OUT")
+	expect_exit 0 ord submit "$1" --side red "$BFIX/red-1b.txt"
+	expect_exit 0 ord seal "$1" --head "$1.seal.head"
+	expect_exit 0 ord event "$1" move unit=B1 distance=2
+	expect_exit 0 ord resolve "$1"
+	# the front door refuses it, override or not
+	expect_exit 64 ord event "$1" artillery unit=B2 target=B1 range=10 --override "fired into its own in the smoke"
+	expect_in "$ERR" "target 'B1' is a unit of the firer's own side (blue): fire is at the enemy; --override does not apply"
+	expect_exit 0 ord event "$1" artillery unit=B2 target=R1 range=10
+	own_goal "$1" artillery target=R1 target=B1
+	resolve_rest "$1"
+	expect_exit 0 ord exchange "$1" --head "$1.exchange.head"
+	export_bundle "$1" 1 "$1.xml"
+}
+g=own.game
+own_fire $g
+ENTRY=$(sql $g "SELECT log_seq FROM event WHERE kind = 'artillery'")
+[[ "$(sql $g "SELECT count(*) FROM result WHERE unit = 'B1' AND explanation LIKE 'fired on by gun B2%'")" == 1 ]] ||
+	fail "attack 35: the forged shot at B1 was not resolved"
+IMPOSSIBLE="turn 1 event #2 (artillery of B2, phase fire, entry $ENTRY): the rules refuse it whatever the override (target 'B1' is a unit of the firer's own side (blue): fire is at the enemy; --override does not apply: it overrules a check of a measure or of the situation on the table, not an event that cannot happen): no orderly records it, yet the log holds it with the override \"fired into its own in the smoke\", written there by other means (its row and entry changed)"
+player_verify $g
+[[ $RC == 1 ]] || fail "attack 35: the bundle of a forged shot at the firer's own side verifies:
+$OUT"
+expect_in "$OUT" "FAILED: $IMPOSSIBLE"
+expect_not_in "$OUT" "recorded against the orders: override"
+expect_exit 1 ord audit $g
+expect_in "$OUT" "BROKEN: $IMPOSSIBLE"
+expect_not_in "$OUT" "by the referee's override"
+# a game made before the switch (its tables without impossible_replayed)
+# may hold one an orderly of then recorded with an override: it replays
+# so, as before
+sed '/<param name="impossible_replayed"/,/\/>/d' "$SRC/rulesets/battalion/tables.xml" >tables-before.xml
+! grep -q impossible_replayed tables-before.xml || fail "attack 35: the switch is still in tables-before.xml"
+own_fire own-before.game tables-before.xml
+expect_exit 0 ord audit own-before.game
+expect_in "$OUT" "note: turn 1 event #2 (artillery): recorded against the orders: override \"fired into its own in the smoke\""
+expect_in "$OUT" "but 1 event was recorded against the orders, by the referee's override"
+# Krigsspil: D3's fire at L2 made one at D8, its own side; K24 resolves
+# it to nothing, and the replay took it for an override as well
+g=own-ks.game
+ks35() { ord "$@" >/dev/null 2>&1 || fail "attack 35: orderly $* failed"; }
+ks35 new $g --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+ks35 submit $g --side danske "$KD/turn1-danske.txt"
+ks35 submit $g --side allierede "$KD/turn1-allierede.txt"
+ks35 seal $g
+ks35 resolve $g
+ks35 resolve $g
+for e in "flyt unit=D3 x=90 y=68" "formation unit=D8 formation=karre" "flyt unit=L2 x=90 y=88" \
+	"formation unit=L1 formation=angrebskolonne" "flyt unit=L5 x=190 y=80"; do
+	# shellcheck disable=SC2086
+	ks35 event $g $e
+done
+ks35 resolve $g
+expect_exit 64 ord event $g skyd unit=D3 maal=D8 zone=II halv=yes --override "fired into its own in the smoke"
+expect_in "$ERR" "unit 'D3': D8 is of its own side: fire is at the enemy (14); --override does not apply"
+ks35 event $g skyd unit=D3 maal=L2 zone=II halv=yes
+own_goal $g skyd maal=L2 maal=D8
+ENTRY=$(sql $g "SELECT log_seq FROM event WHERE kind = 'skyd'")
+SEQ=$(sql $g "SELECT seq FROM event WHERE kind = 'skyd'")
+expect_exit 1 ord audit $g
+expect_in "$OUT" "BROKEN: turn 1 event #$SEQ (skyd of D3, phase skydninger, entry $ENTRY): the rules refuse it whatever the override (unit 'D3': D8 is of its own side: fire is at the enemy (14); --override does not apply: it overrules a check of a measure or of the situation on the table, not an event that cannot happen): no orderly records it, yet the log holds it with the override \"fired into its own in the smoke\", written there by other means (its row and entry changed)"
+expect_not_in "$OUT" "by the referee's override"
+note "35: an event refused whatever the override, written into the log by hand, is refused by the replay"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game

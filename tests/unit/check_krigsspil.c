@@ -365,7 +365,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-06.2");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-06.3");
 }
 END_TEST
 
