@@ -1330,6 +1330,43 @@ static const struct ord_rec_entry *seal_deadline(const struct vr *x, const struc
 	return dl;
 }
 
+/* How far back an honest host's clock may step between two entries (NTP
+ * setting it right by a second): an entry after a seal dated so little
+ * before it is not a changed time. */
+#define CLOCK_STEP 1
+
+/* An unforced seal that stood in for a side after the deadline d (entry
+ * dl) was made after it, and so was every entry after it: one dated at or
+ * before d, more than CLOCK_STEP before the seal, shows the seal made
+ * before its time and dated after it (a forced seal logged unforced and
+ * moved past the deadline, its chain made again).  The entries after it
+ * lay within CLOCK_SLACK of it, so that check_times let them pass: a seal
+ * forced up to ten minutes before the deadline passed as one after it. */
+static void check_seal_after(struct vr *x, int64_t d, const struct ord_rec_entry *dl, const char *held)
+{
+	const struct ord_record *r = x->r;
+	size_t i;
+
+	for (i = 0; i < r->entries.n; i++) {
+		const struct ord_rec_entry *e = &r->entries.v[i];
+		struct ord_buf at = ORD_BUF_INIT, seal = ORD_BUF_INIT, dead = ORD_BUF_INIT;
+
+		if (e->seq <= x->seal->seq || e->at > d || e->at >= x->seal->at - CLOCK_STEP)
+			continue;
+		ord_when_format(&at, e->at, NULL);
+		ord_when_format(&seal, x->seal->at, NULL);
+		ord_when_format(&dead, d, NULL);
+		ord_vout_fail(x->v,
+			      "the seal (entry %lld) is dated %s, after the deadline (%s, entry %lld), but entry %lld (%s) after it is dated %s, not after the deadline: the seal was made before its time and its time was changed (a seal before the deadline is forced; this one stood in for '%s')",
+			      (long long)x->seal->seq, seal.buf, dead.buf, (long long)dl->seq,
+			      (long long)e->seq, e->kind, at.buf, held);
+		ord_buf_release(&at);
+		ord_buf_release(&seal);
+		ord_buf_release(&dead);
+		return;
+	}
+}
+
 static void check_seal_time(struct vr *x, int forced, const char *held)
 {
 	const struct ord_rec_entry *dl, *prev;
@@ -1351,6 +1388,8 @@ static void check_seal_time(struct vr *x, int forced, const char *held)
 			      "the seal (entry %lld, at %lld) was not forced, yet the NMR policy stood in for '%s' before the deadline (%lld, entry %lld): only a forced seal holds a side before its time",
 			      (long long)x->seal->seq, (long long)x->seal->at, held, (long long)d,
 			      (long long)dl->seq);
+	else
+		check_seal_after(x, d, dl, held);
 	free(v);
 }
 

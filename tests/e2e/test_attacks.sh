@@ -1228,6 +1228,68 @@ expect_in "$OUT" "BROKEN: turn 1 event #$SEQ (skyd of D3, phase skydninger, entr
 expect_not_in "$OUT" "by the referee's override"
 note "35: an event refused whatever the override, written into the log by hand, is refused by the replay"
 
+# ------------------------------------------------------------ 36. a forced seal in the clock's slack
+# (found by the red team of the thirty-sixth session; the sequel of 30)
+# The log's times may run back ten minutes (CLOCK_SLACK, a clock set
+# right): the referee sealed forced five minutes before the deadline, then
+# logged the seal unforced and dated five seconds after it, chained again,
+# and played the turn on.  The entries after the seal, dated before it
+# within the slack, did not run back, and no entry lay in the future: the
+# audit and verify said clean, the NMR policy standing in for blue as if
+# it had missed its time.
+g=slack.game
+expect_exit 0 ord new $g --scenario scenario.xml --head $g.open.head
+expect_exit 0 ord deadline $g "$(date -u -d '+5 minutes' +%FT%TZ)"
+expect_exit 0 ord submit $g --side red "$BFIX/red-1b.txt"
+RED=$(field commitment "$OUT")
+expect_exit 0 ord seal $g --force
+DL=$(sql $g "SELECT deadline FROM turn WHERE turn = 1")
+S=$(sql $g "SELECT seq FROM log WHERE kind = 'seal'")
+DLE=$(sql $g "SELECT max(seq) FROM log WHERE kind = 'deadline'")
+sql $g "UPDATE log SET at = $DL + 5, body = replace(body, 'forced=1', 'forced=0') WHERE seq = $S" >/dev/null
+forge rechain $g
+expect_exit 0 ord head $g --at seal --turn 1 -o $g.seal.head
+resolve_rest $g
+expect_exit 0 ord exchange $g --head $g.exchange.head
+export_bundle $g 1 $g.xml
+AFTER=$(sql $g "SELECT at FROM log WHERE seq = $S + 1")
+SLACK="the seal (entry $S) is dated $(date -u -d "@$((DL + 5))" +%FT%TZ), after the deadline ($(date -u -d "@$DL" +%FT%TZ), entry $DLE), but entry $((S + 1)) (resolve) after it is dated $(date -u -d "@$AFTER" +%FT%TZ), not after the deadline: the seal was made before its time and its time was changed (a seal before the deadline is forced; this one stood in for 'blue')"
+run ord verify $g.xml --pubkey "$(pubkey $g)" --receipt "$RED" \
+	--head $g.open.head --head $g.seal.head --head $g.exchange.head
+[[ $RC == 1 ]] || fail "attack 36: the bundle of a seal forced in the clock's slack verifies:
+$OUT"
+expect_in "$OUT" "FAILED: $SLACK"
+expect_not_in "$OUT" "times run back"
+expect_not_in "$OUT" "dated in the future"
+expect_exit 1 ord audit $g
+expect_in "$OUT" "BROKEN: $SLACK"
+# an honest game with a deadline (31's missed.game, sealed unforced once
+# its deadline had passed) verifies; so does one whose clock stepped back
+# a second just after a seal made in the deadline's next second (NTP
+# setting it right), its entries' times made so
+g=missed.game
+S=$(sql $g "SELECT seq FROM log WHERE kind = 'seal'")
+DL=$(sql $g "SELECT deadline FROM turn WHERE turn = 1")
+cp $g stepped.game
+for g in missed.game stepped.game; do
+	if [[ $g == stepped.game ]]; then
+		expect_exit 0 ord resolve $g --phase movement --empty
+		sql $g "UPDATE log SET at = $DL + 1 WHERE seq = $S; UPDATE log SET at = $DL WHERE seq = $S + 1" >/dev/null
+		forge rechain $g
+	fi
+	expect_exit 0 ord head $g --at seal --turn 1 -o $g.seal.head
+	resolve_rest $g
+	expect_exit 0 ord exchange $g
+	export_bundle $g 1 $g.xml
+	run ord verify $g.xml --pubkey "$(pubkey $g)" --head $g.seal.head
+	[[ $RC == 0 ]] || fail "attack 36: the honest $g fails verify:
+$OUT"
+	expect_in "$OUT" "the NMR policy stood in for blue"
+	expect_not_in "$OUT" "made before its time"
+	expect_exit 0 ord audit $g
+done
+note "36: a forced seal dated after the deadline within the clock's slack is caught by the entries after it"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
