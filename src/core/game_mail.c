@@ -23,6 +23,10 @@
  *   schedule         schedule=TEXT (ord_schedule_format)
  *   deadline         turn=N, deadline=T: as `orderly deadline` logs it, also
  *                    when a turn opens with a deadline from the schedule
+ *   mail-suspended   side=NAME | referee=1, until=T, wrong=N: the party's
+ *                    passphrase proofs by mail are not checked until T,
+ *                    after N wrong ones within an hour (J12 of the judge);
+ *                    logged by the wrong one that begins it
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -604,6 +608,37 @@ int ord_mail_pass_try(ord_game *g, const char *side, int64_t inbox_id, const cha
 	return end(g, err);
 }
 
+/* The wrong passphrase just counted made the tries: the party's
+ * passphrase proofs are suspended from now, logged (mail-suspended) so
+ * that every audit and verify of the turn shows it.  Anyone who knows a
+ * side's address can send the wrong ones, and a side whose only proof by
+ * mail is its passphrase is then shut out until the end: a red team
+ * (attack 37) kept one out past the deadline, and the NMR policy's
+ * stand-in read as a side that had missed its time. */
+static int log_suspension(ord_game *g, const char *side, const char *party)
+{
+	struct ord_store_turn t;
+	struct ord_buf body = ORD_BUF_INIT;
+	int64_t now = ord_game_now(g), last = 0, seq;
+	int err, wrong = 0, busy = 0, tries = 0;
+
+	if ((err = ord_mail_pass_tries(g, &tries)) != 0 ||
+	    (err = ord_store_mail_pass_count(g->db, party, now, ORD_MAIL_PASS_WINDOW,
+					     ORD_MAIL_PASS_STALE, 0, &wrong, &busy, &last)) != 0)
+		return err;
+	/* no row is added while suspended: the one that makes the tries
+	 * begins it, once */
+	if (wrong != tries)
+		return 0;
+	if ((err = ord_game_turn(g, &t, 0)) != 0)
+		return err;
+	who(&body, side);
+	ord_buf_addf(&body, "until=%lld\nwrong=%d\n", (long long)(last + ORD_MAIL_PASS_WINDOW), wrong);
+	err = ord_game_log(g, &seq, t.turn, "mail-suspended", body.buf);
+	ord_buf_release(&body);
+	return err;
+}
+
 /* The check of inbox_id ended: wrong (its row counts), or right (its row
  * is taken away). */
 static int pass_checked(ord_game *g, const char *side, int64_t inbox_id, int right)
@@ -615,8 +650,11 @@ static int pass_checked(ord_game *g, const char *side, int64_t inbox_id, int rig
 		return err;
 	if ((err = ord_game_may_change_small(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
-	return end(g, right ? ord_store_mail_pass_forget(g->db, party, inbox_id)
-			    : ord_store_mail_pass_wrong(g->db, party, inbox_id));
+	if (right)
+		return end(g, ord_store_mail_pass_forget(g->db, party, inbox_id));
+	if ((err = ord_store_mail_pass_wrong(g->db, party, inbox_id)) == 0)
+		err = log_suspension(g, side, party);
+	return end(g, err);
 }
 
 int ord_mail_pass_right(ord_game *g, const char *side, int64_t inbox_id)

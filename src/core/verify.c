@@ -1393,6 +1393,59 @@ static void check_seal_time(struct vr *x, int forced, const char *held)
 	free(v);
 }
 
+/* A side the NMR policy stood in for whose passphrase proofs by mail
+ * were suspended (mail-suspended, logged by the judge) until less than
+ * an hour before the deadline the seal kept, or past it: wrong
+ * passphrases that anyone who knows its address can send kept it from
+ * handing in a sheet by mail with its passphrase (a red team's find,
+ * attack 37), and the stand-in must not read as a side that missed its
+ * time.  Noted, with the times: the judge could not tell the player's
+ * mail from a forger's. */
+static void note_suspended(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	const struct ord_rec_entry *dl, *prev;
+	int64_t d;
+	size_t i, j;
+
+	if (!(dl = seal_deadline(x, &prev)) || (d = deadline_of(dl)) <= 0)
+		return;
+	for (j = 0; j < x->sc.nsides; j++) {
+		const char *side = x->sc.sides[j].id;
+
+		if (!x->sealed[j].sheet || !strcmp(x->sealed[j].sheet->source, "submitted"))
+			continue;
+		for (i = 0; i < r->entries.n; i++) {
+			const struct ord_rec_entry *e = &r->entries.v[i];
+			char *s, *u;
+			long until = 0;
+			struct ord_buf from = ORD_BUF_INIT, to = ORD_BUF_INIT, dd = ORD_BUF_INIT;
+
+			if (e->seq > x->seal->seq || strcmp(e->kind, "mail-suspended") || !e->body)
+				continue;
+			s = ord_canon_get(e->body, "side");
+			u = ord_canon_get(e->body, "until");
+			if (s && !strcmp(s, side) && u && ord_parse_long(u, &until) == 0 &&
+			    until > d - ORD_MAIL_PASS_WINDOW) {
+				/* from the last wrong one, on the judge's clock */
+				ord_when_format(&from, (int64_t)until - ORD_MAIL_PASS_WINDOW, NULL);
+				ord_when_format(&to, until, NULL);
+				ord_when_format(&dd, d, NULL);
+				ord_vout_note(x->v,
+					      "seal: %s, whose units took the NMR policy's orders, had its passphrase proofs by mail suspended (entry %lld) from %s until %s, %s the deadline of %s, after wrong passphrases that anyone who knows its address can send: it may have been shut out of this turn, not missed its time",
+					      side, (long long)e->seq, from.buf, to.buf,
+					      until >= d ? "past" : "less than an hour before",
+					      dd.buf);
+			}
+			free(s);
+			free(u);
+			ord_buf_release(&from);
+			ord_buf_release(&to);
+			ord_buf_release(&dd);
+		}
+	}
+}
+
 static void check_seal(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -1525,6 +1578,10 @@ static void check_seal(struct vr *x)
 	if (held.len && !(forced && !strcmp(forced, "1")) && (dl = seal_deadline(x, &prev)) &&
 	    (d = deadline_of(dl)) > 0 && x->seal->at > d)
 		note_deadline_moved(x, dl, d, prev, held.buf);
+	/* ... and so is a side whose passphrase proofs by mail were
+	 * suspended near the deadline (attack 37) */
+	if (held.len)
+		note_suspended(x);
 	free(forced);
 	free(held_logged);
 	free(checked);

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# test_mail_shut_out.sh - attack 37 (docs/threat-model.md): a side whose
+# only proof by mail is its passphrase, shut out of a turn by wrong
+# passphrases anyone who knows its address can send.  Five forged mails
+# in blue's name suspend blue's passphrase proofs for an hour (J12); blue's
+# own orders, with the right passphrase, are then refused unchecked; the
+# deadline passes, the turn is sealed with the NMR policy standing in for
+# blue.  The audit and the bundle's verify said only that the NMR policy
+# stood in for blue, as for a side that missed its time: now the judge
+# logs the suspension (mail-suspended) and both note it, with its times;
+# red, held too but never suspended, is not named.  Mails go straight to
+# `orderly mail-in`, no MTA; the real clock (the log's).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
+cd "$TMP"
+mkdir games
+G=games/cross.orderly
+# the mail tests' scenario without its schedule: no grace after the deadline
+sed '/<schedule /d' "$SRC/tests/mail/data/scenario.xml" >scenario.xml
+ord new "$G" --scenario scenario.xml >/dev/null 2>&1
+printf 'blue shako and sabre\n' | ord register "$G" --side blue --passphrase-file - >/dev/null
+
+# mail_blue ID PASSPHRASE: blue's address on orders with that passphrase
+mail_blue() {
+	printf 'From: Blue <blue@club.test>\nTo: orderly+cross@judge.test\nSubject: orders\nMessage-ID: <%s@club.test>\nContent-Type: text/plain; charset=utf-8\n\nPassphrase: %s\nORDERS\nB1 ↑ 1/2\nEND\n' \
+		"$1" "$2" | ord mail-in --games games >/dev/null 2>&1
+}
+result() {
+	sql "$G" "SELECT result FROM mail_inbox WHERE message_id = '$1'"
+}
+
+for i in 1 2 3 4 5; do
+	mail_blue "guess-$i" "guess number $i"
+	expect_eq "$(result "guess-$i@club.test")" \
+		"not proven (the passphrase is wrong): nothing changed$([[ $i -gt 2 ]] && echo ' (no reply: notices per hour of mail not proven used up)')" \
+		"guess $i's result"
+done
+# the fifth began the suspension: logged once, with its end
+expect_eq "$(sql "$G" "SELECT count(*) FROM log WHERE kind = 'mail-suspended'")" 1 "suspensions logged"
+until_logged=$(sql "$G" "SELECT body FROM log WHERE kind = 'mail-suspended'")
+expect_in "$until_logged" "side=blue"
+expect_in "$until_logged" "wrong=5"
+# the player's own orders, the right passphrase: refused unchecked
+mail_blue right "blue shako and sabre"
+expect_in "$(result right@club.test)" "not proven (passphrase proofs of blue are suspended until "
+expect_eq "$(sql "$G" "SELECT count(*) FROM sheet")" 0 "sheets stored"
+# the referee's notice says blue has no other proof
+notice=$(sql "$G" "SELECT CAST(bytes AS TEXT) FROM mail_outbox WHERE rcpt = 'referee@club.test' AND CAST(bytes AS TEXT) LIKE '%not checked until%'")
+expect_in "$notice" "blue has no other proof registered"
+
+# the deadline passes, sealed unforced: the NMR policy stands in for both
+expect_exit 0 ord deadline "$G" "$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)"
+sleep 3
+expect_exit 0 ord seal "$G"
+resolve_rest "$G"
+expect_exit 0 ord exchange "$G"
+
+run ord audit "$G"
+expect_eq "$RC" 0 "the audit's exit"
+seal_seq=$(sql "$G" "SELECT seq FROM log WHERE kind = 'seal'")
+susp_seq=$(sql "$G" "SELECT seq FROM log WHERE kind = 'mail-suspended'")
+expect_in "$OUT" "seal: entry $seal_seq seals the latest sheet of each of the 2 sides; the NMR policy stood in for blue, red"
+expect_line "$OUT" "^    note: seal: blue, whose units took the NMR policy's orders, had its passphrase proofs by mail suspended \\(entry $susp_seq\\) from [0-9T:-]+Z until [0-9T:-]+Z, past the deadline of [0-9T:-]+Z, after wrong passphrases that anyone who knows its address can send: it may have been shut out of this turn, not missed its time$"
+expect_not_in "$OUT" "seal: red, whose units"
+audit_note=$(grep "note: seal: blue, whose" <<<"$OUT" | sed 's/^ *//')
+
+expect_exit 0 ord export "$G" --turn 1 --output turn-1.xml
+run ord verify turn-1.xml
+expect_eq "$RC" 0 "verify's exit"
+expect_in "$OUT" "$audit_note"
+expect_not_in "$OUT" "seal: red, whose units"
+
+# when the suspension ended: less than an hour before the deadline, noted
+# as such; more than an hour before, not noted (the side had its time).
+# A fixed-dice game's clock (ORDERLY_TEST_NOW) is the judge's: the guesses
+# come hours before the real time, the deadline just after it, and the
+# seal (the real clock) just after that.
+shut_out_at() {
+	local g=games/$1.orderly ago=$2 i
+	ord new "$g" --scenario scenario.xml --fixed-dice >/dev/null 2>&1
+	printf 'blue shako and sabre\n' | ord register "$g" --side blue --passphrase-file - >/dev/null
+	for i in 1 2 3 4 5; do
+		printf 'From: Blue <blue@club.test>\nTo: orderly+%s@judge.test\nSubject: orders\nMessage-ID: <%s-%d@club.test>\nContent-Type: text/plain; charset=utf-8\n\nPassphrase: guess number %d\nORDERS\nB1 ↑ 1/2\nEND\n' \
+			"$1" "$1" "$i" "$i" | ORDERLY_TEST_NOW=$(($(date +%s) - ago)) ord mail-in --games games >/dev/null 2>&1
+	done
+	expect_eq "$(sql "$g" "SELECT count(*) FROM log WHERE kind = 'mail-suspended'")" 1 "$1: suspensions logged"
+	ORDERLY_TEST_NOW=$(($(date +%s) - ago)) expect_exit 0 ord deadline "$g" "$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)"
+}
+shut_out_at soon 5400
+shut_out_at long 9000
+sleep 3
+for g in soon long; do
+	expect_exit 0 ord seal "games/$g.orderly"
+done
+run ord audit games/soon.orderly
+expect_eq "$RC" 0 "the audit's exit (ended half an hour before)"
+expect_line "$OUT" "^    note: seal: blue, whose units took the NMR policy's orders, had its passphrase proofs by mail suspended \\(entry [0-9]+\\) from [0-9T:-]+Z until [0-9T:-]+Z, less than an hour before the deadline of [0-9T:-]+Z, after wrong passphrases"
+run ord audit games/long.orderly
+expect_eq "$RC" 0 "the audit's exit (ended an hour and a half before)"
+expect_in "$OUT" "the NMR policy stood in for blue, red"
+expect_not_in "$OUT" "passphrase proofs by mail suspended"
