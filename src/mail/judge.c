@@ -170,6 +170,11 @@
  *      a mail waits for them (pass_try, at most PASS_WAIT_MS), so that
  *      right passphrases sent at once are each checked; until then eight
  *      of the referee's own sent at once had three refused as suspended.
+ *      A side with no other proof (no key of its own, no OpenPGP key) is
+ *      kept out of mail meanwhile, by whoever sent the wrong ones (attack
+ *      37): the suspension is logged when it begins (mail-suspended, in
+ *      game_mail.c), the verifier notes it at a seal that stood in for
+ *      the side, and its notice says so rather than "sign your orders".
  *  J13. ORDERS are late by the time our MTA received the mail (its
  *      topmost Received: line, D11), not the time mail-in reads it: a
  *      mail the MTA kept queued (the game locked by a tick or another
@@ -286,15 +291,35 @@ static void kept_cut(struct ord_buf *kept, const char *why);
 static int pass_notice(struct judge *j)
 {
 	struct ord_buf who = ORD_BUF_INIT, body = ORD_BUF_INIT, key = ORD_BUF_INIT,
-		       until_s = ORD_BUF_INIT, subj = ORD_BUF_INIT;
+		       until_s = ORD_BUF_INIT, subj = ORD_BUF_INIT, deadline_s = ORD_BUF_INIT;
 	const char *party = j->side ? j->side : "the referee";
+	struct ord_mail_party mp;
+	struct ord_game_status ti;
 	int64_t until = 0;
-	int err, tries = 0;
+	int err, tries = 0, mp_ok, late = 0;
 
 	if ((err = ord_mail_pass_suspended(j->g, j->side, &until, &who)) != 0 || !until ||
 	    (err = ord_mail_pass_tries(j->g, &tries)) != 0)
 		goto out;
 	when(j->g, &until_s, until);
+	/* what else proves the party (J12): none, and the passphrase's
+	 * suspension shuts it out of mail (attack 37) */
+	mp_ok = ord_mail_party(j->g, j->side, &mp) == 0;
+	ord_error_clear();
+	/* a side with no sheet in, whose turn takes sheets until before
+	 * the suspension ends */
+	if (j->side && ord_game_status(j->g, &ti) == 0 && !strcmp(ti.state, "open") &&
+	    ti.deadline && ti.deadline < until) {
+		int version = 0;
+		char source[16] = "";
+		unsigned char c[32];
+		if (ord_game_side_sheet(j->g, ti.turn, j->side, &version, source, c) == 0 &&
+		    (!version || strcmp(source, "submitted"))) {
+			late = 1;
+			when(j->g, &deadline_s, ti.deadline);
+		}
+	}
+	ord_error_clear();
 	ord_buf_addf(&subj, "passphrases of %s not checked until %s", party, until_s.buf);
 	ord_buf_addf(&body,
 		     "Wrong passphrases for %s came by mail, %d within an hour, the most\n"
@@ -313,17 +338,43 @@ static int pass_notice(struct judge *j)
 		     "who knows the address can write it on a mail and guess the passphrase.\n"
 		     "So until %s a passphrase of %s is not\n"
 		     "checked: a mail that only a passphrase would prove is refused, its\n"
-		     "passphrase unread, whoever sent it.\n\n"
-		     "Sign your orders, or wait until %s. A mail signed\n"
-		     "with the registered OpenPGP key (OpenPGP/MIME, a line 'Game: %s'),\n"
-		     "orders with the three lines of 'orderly sign' and a CHECK with those of\n"
-		     "'orderly sign --draft' are taken as ever: nobody can lock %s out by\n"
-		     "sending wrong passphrases.\n\n"
-		     "If the wrong passphrases were not yours, someone is guessing it; the\n"
-		     "referee sees each mail in the game's inbox (its Received: lines), and\n"
-		     "a passphrase registered anew ('orderly register --passphrase-file') is\n"
-		     "one the guesses so far did not try. It is the web page's login too.\n",
-		     party, until_s.buf, party, until_s.buf, j->game, party);
+		     "passphrase unread, whoever sent it.\n\n",
+		     party, until_s.buf, party);
+	if (!mp_ok || *mp.pgp_fpr || mp.has_sign_key)
+		ord_buf_addf(&body,
+			     "Sign your orders, or wait until %s. A mail signed\n"
+			     "with the registered OpenPGP key (OpenPGP/MIME, a line 'Game: %s'),\n"
+			     "orders with the three lines of 'orderly sign' and a CHECK with those of\n"
+			     "'orderly sign --draft' are taken as ever: nobody can lock %s out by\n"
+			     "sending wrong passphrases.\n\n",
+			     until_s.buf, j->game, party);
+	else if (!j->side)
+		ord_buf_addf(&body,
+			     "The referee has no other proof registered (no OpenPGP key), so until\n"
+			     "then no command of his is taken by mail: whoever sent the wrong\n"
+			     "passphrases can keep him out, %d mails an hour. The command line\n"
+			     "takes them as ever ('orderly seal', 'orderly deadline' ...), and\n"
+			     "'orderly register GAME --referee --pgp-key FILE' registers a key.\n\n",
+			     tries);
+	else
+		ord_buf_addf(&body,
+			     "%s has no other proof registered (no OpenPGP key%s),\n"
+			     "so until then no mail of %s's that needs a proof is taken: whoever\n"
+			     "sent the wrong passphrases can keep it out, %d mails an hour. The\n"
+			     "referee can register an OpenPGP key for it ('orderly register\n"
+			     "--pgp-key'), and move the deadline to give it time (DEADLINE). The\n"
+			     "game's log keeps the suspension: every audit and verify of a turn\n"
+			     "sealed with the NMR policy standing in for %s says it was suspended.\n\n",
+			     party, ", no key of its own in the scenario", party, tries, party);
+	if (late)
+		ord_buf_addf(&body,
+			     "%s has no sheet in for turn %d, and its sheets are taken until\n"
+			     "%s, before the suspension ends.\n\n",
+			     party, ti.turn, deadline_s.buf);
+	ord_buf_adds(&body, "If the wrong passphrases were not yours, someone is guessing it; the\n"
+			    "referee sees each mail in the game's inbox (its Received: lines), and\n"
+			    "a passphrase registered anew ('orderly register --passphrase-file') is\n"
+			    "one the guesses so far did not try. It is the web page's login too.\n");
 	ord_buf_addf(&key, "pass-suspended/%s/%lld", j->side ? j->side : "", (long long)until);
 	if (j->side && (err = mail_queue_to(j->g, j->side, key.buf, subj.buf, body.buf, NULL, NULL,
 					    NULL, 0)) != 0)
@@ -336,6 +387,7 @@ out:
 	ord_buf_release(&key);
 	ord_buf_release(&until_s);
 	ord_buf_release(&subj);
+	ord_buf_release(&deadline_s);
 	return err;
 }
 

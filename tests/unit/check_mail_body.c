@@ -1617,6 +1617,79 @@ START_TEST(test_passphrase_guesses_suspended)
 }
 END_TEST
 
+/* Attack 35: a side whose only proof by mail is its passphrase (no key
+ * of its own in the scenario, no OpenPGP key) is kept out by the wrong
+ * passphrases anyone who knows its address can send.  The notice said
+ * "sign your orders ... nobody can lock blue out", which it cannot: it
+ * now says that nothing of blue's is taken until the suspension ends, what
+ * the referee can do, and, half an hour before the turn's sheets close,
+ * that blue has no sheet in and the sheets close before then. */
+START_TEST(test_passphrase_suspended_no_other_proof)
+{
+	/* turn 1's sheets are taken until 2030-12-11T18:00Z (its deadline
+	 * 18:00 Copenhagen, the schedule's, and its hour of grace) */
+	const int64_t closes = 1923242400LL;
+	size_t before, n;
+	char *res, *out;
+	int i;
+
+	set_now(closes - 1800);
+	before = outbox_count();
+	for (i = 1; i <= ORD_MAIL_PASS_TRIES; i++) {
+		char guess[64];
+		snprintf(guess, sizeof(guess), "Passphrase: guess %d\nORDERS\nB1 ↑ 1/2\nEND\n", i);
+		res = mail_to_judge("blue", "orders", NULL, guess);
+		ck_assert_in(res, "not proven (the passphrase is wrong)");
+		free(res);
+	}
+	/* the player's own, the right passphrase: refused unchecked */
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/2\nEND\n");
+	ck_assert_in(res, "not proven (passphrase proofs of blue are suspended until ");
+	free(res);
+	ck_assert_int_eq(sheets_of("blue"), 0);
+	out = outbox_after(before, &n);
+	ck_assert_uint_eq(count_in(out, "Subject: [cross] passphrases of blue not checked until"), 2);
+	ck_assert_not_in(out, "Sign your orders");
+	ck_assert_not_in(out, "nobody can lock");
+	ck_assert_uint_eq(count_in(out,
+				   "\n\nblue has no other proof registered (no OpenPGP key, no key of its own in the scenario),\n"
+				   "so until then no mail of blue's that needs a proof is taken: whoever\n"
+				   "sent the wrong passphrases can keep it out, 5 mails an hour. The\n"
+				   "referee can register an OpenPGP key for it ('orderly register\n"
+				   "--pgp-key'), and move the deadline to give it time (DEADLINE). The\n"
+				   "game's log keeps the suspension: every audit and verify of a turn\n"
+				   "sealed with the NMR policy standing in for blue says it was suspended.\n\n"
+				   "blue has no sheet in for turn 1, and its sheets are taken until\n"),
+			  2);
+	ck_assert_uint_eq(count_in(out,
+				   "taken until\n2030-12-11 19:00 Europe/Copenhagen (UTC+01:00), "
+				   "2030-12-11T18:00:00Z, before the suspension ends.\n\nIf the wrong passphrases"),
+			  2);
+	/* the suspension begins before they close and ends after */
+	ck_assert_uint_eq(count_in(out, "not checked until 2030-12-11 19:30 Europe/Copenhagen"), 2);
+	free(out);
+	/* the referee's, who has the command line */
+	before = outbox_count();
+	for (i = 1; i <= ORD_MAIL_PASS_TRIES; i++) {
+		char guess[64];
+		snprintf(guess, sizeof(guess), "Passphrase: guess %d\nSTATUS\n", i);
+		res = mail_to_judge("referee", "status", NULL, guess);
+		ck_assert_in(res, "not proven (the passphrase is wrong)");
+		free(res);
+	}
+	out = outbox_after(before, &n);
+	ck_assert_uint_eq(count_in(out, "Subject: [cross] passphrases of the referee not checked"), 1);
+	ck_assert_in(out, "\n\nThe referee has no other proof registered (no OpenPGP key), so until\n"
+			  "then no command of his is taken by mail: whoever sent the wrong\n"
+			  "passphrases can keep him out, 5 mails an hour. The command line\n"
+			  "takes them as ever ('orderly seal', 'orderly deadline' ...), and\n"
+			  "'orderly register GAME --referee --pgp-key FILE' registers a key.\n\n"
+			  "If the wrong passphrases");
+	ck_assert_not_in(out, "Sign your orders");
+	free(out);
+}
+END_TEST
+
 /* The game made again with co (its passphrases as judge_setup sets them). */
 static void judge_remake(const struct ord_create_opts *co)
 {
@@ -2540,6 +2613,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_passphrase_checks_running);
 	tcase_add_test(judge, test_passphrase_wait_then_signature);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
+	tcase_add_test(judge, test_passphrase_suspended_no_other_proof);
 	tcase_add_test(judge, test_forged_mail_kept_cut);
 	tcase_add_test(judge, test_seal_mail_sealed_head);
 	tcase_add_test(judge, test_close_mail_names_sealed_head);
