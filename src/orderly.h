@@ -1021,6 +1021,18 @@ struct ord_verify_opts {
 	 * carries only the game's id (`verify` takes it from the bundle's own
 	 * name, when that is theirs: "crossroads-turn-1.xml") */
 	const char *head_prefix;
+	/* the failures as data, for a caller that acts on them (export's
+	 * refusal) rather than read them out of the findings' text: when not
+	 * NULL and a check fails, called once, before ORD_ETAMPERED is
+	 * returned, with failed_ud, the verdict's line as out says it ("2
+	 * checks FAILED", "3 checks FAILED: log entry 5 was changed, and 2 of
+	 * the failures may only follow from it") and each failure's line as
+	 * out says it, in order ("FAILED: ...", "FAILED (may follow from entry
+	 * 5): ..."), all without indent or newline and the verifier's, valid
+	 * during the call: n of them, the count the verdict says.  Never
+	 * called when every check holds or the bundle cannot be read. */
+	void (*failed)(void *ud, const char *verdict, const char *const *lines, size_t n);
+	void *failed_ud;
 };
 /*
  * Check a bundle offline: its signature, the chain of its log entries,

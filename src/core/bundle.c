@@ -1562,7 +1562,9 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 	struct ord_record r;
 	struct reader rd;
 	struct rows_src src;
-	struct ord_vout v = { out, "  ", "FAILED", 0 };
+	struct ord_vout v = { out, "  ", "FAILED", 0, NULL };
+	struct ord_vout_failed kept = { NULL, 0, 0 };
+	struct ord_buf verdict = ORD_BUF_INIT;
 	struct ord_verify_facts facts;
 	struct sig_tail tail;
 	char gid[33], key[65];
@@ -1571,6 +1573,8 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 
 	memset(&facts, 0, sizeof(facts));
 	memset(&src, 0, sizeof(src));
+	if (opts && opts->failed)
+		v.kept = &kept;
 	ord_record_init(&r);
 	reader_init(&rd, name, &r, bytes);
 	if (fd >= 0 && !ro) {
@@ -1661,18 +1665,23 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 	if (!r.exchanged)
 		ord_vout_fail(&v, "the log does not hold the exchange of turn %d: a bundle is of an exchanged turn",
 			      r.turn);
-	if (v.failures && facts.consequences && facts.missing_at) {
-		ord_buf_addf(out,
-			     "%d check%s FAILED: what log entry %lld records is missing, and %d of the failures may only follow from it\n",
-			     v.failures, v.failures == 1 ? "" : "s", (long long)facts.missing_at,
-			     facts.consequences);
-	} else if (v.failures && facts.consequences) {
-		ord_buf_addf(out,
-			     "%d check%s FAILED: log entry %lld was changed, and %d of the failures may only follow from it\n",
-			     v.failures, v.failures == 1 ? "" : "s", (long long)facts.broken_at,
-			     facts.consequences);
-	} else if (v.failures) {
-		ord_buf_addf(out, "%d check%s FAILED\n", v.failures, v.failures == 1 ? "" : "s");
+	if (v.failures) {
+		if (facts.consequences && facts.missing_at)
+			ord_buf_addf(&verdict,
+				     "%d check%s FAILED: what log entry %lld records is missing, and %d of the failures may only follow from it",
+				     v.failures, v.failures == 1 ? "" : "s",
+				     (long long)facts.missing_at, facts.consequences);
+		else if (facts.consequences)
+			ord_buf_addf(&verdict,
+				     "%d check%s FAILED: log entry %lld was changed, and %d of the failures may only follow from it",
+				     v.failures, v.failures == 1 ? "" : "s",
+				     (long long)facts.broken_at, facts.consequences);
+		else
+			ord_buf_addf(&verdict, "%d check%s FAILED", v.failures,
+				     v.failures == 1 ? "" : "s");
+		ord_buf_addf(out, "%s\n", verdict.buf);
+		if (v.kept)
+			opts->failed(opts->failed_ud, verdict.buf, (const char *const *)kept.v, kept.n);
 	} else {
 		ord_buf_adds(out, "verified: every check holds");
 		/* not "every check holds" alone: no check reaches dice that
@@ -1693,6 +1702,8 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 			err = report_of(&r, cache, facts.phases, ro, report);
 	}
 out:
+	ord_vout_failed_release(&kept);
+	ord_buf_release(&verdict);
 	ord_verify_cache_free(cache);
 	ord_verify_facts_release(&facts);
 	ord_record_release(&r);

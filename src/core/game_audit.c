@@ -311,7 +311,7 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 {
 	struct ord_record r;
 	struct ord_verify_facts f;
-	struct ord_vout v = { a->v.out, "    ", "BROKEN", 0 };
+	struct ord_vout v = { a->v.out, "    ", "BROKEN", 0, NULL };
 	enum ord_turn_state want;
 	int err;
 

@@ -1363,6 +1363,7 @@ static int replay_full(struct vr *x, struct ord_ctx *ctx, size_t upto, struct fi
 	/* the entries vouched for are counted once, by the first replay */
 	memcpy(used, x->used, n * sizeof(*used));
 	quiet.out = &said;
+	quiet.kept = NULL; /* nothing it says is counted */
 	x->v = &quiet;
 	ord_ctx_release(ctx);
 	if (build_ctx(x, ctx) && x->read_err)
@@ -1454,10 +1455,7 @@ void ord_vr_replay(struct vr *x)
 		if (x->results_differ) {
 			/* what the comparison said is said again, with the
 			 * results the rules give at hand to name what differs */
-			x->v->out->len = mark;
-			if (x->v->out->alloc)
-				x->v->out->buf[mark] = '\0';
-			x->v->failures = compared;
+			ord_vout_rewind(x->v, mark, compared);
 			if (replay_full(x, &ctx, p, &fixed))
 				break;
 		}

@@ -110,13 +110,25 @@ int ord_verify_void_logged(int turn, const struct ord_rec_event *ev, const char 
  * a name) is shown escaped, so that nothing in a forged file can start a
  * line that reads like a check of its own, or reach the terminal as a
  * control (ord_buf_add_shown). */
-static void line(struct ord_vout *v, const char *what, const char *fmt, va_list ap)
+static void line(struct ord_vout *v, const char *what, const char *fmt, va_list ap,
+		 struct ord_vout_failed *kept)
 {
 	struct ord_buf b = ORD_BUF_INIT;
+	size_t at;
 
-	ord_buf_addf(v->out, "%s%s: ", v->indent ? v->indent : "  ", what);
+	ord_buf_adds(v->out, v->indent ? v->indent : "  ");
+	at = v->out->len;
+	ord_buf_addf(v->out, "%s: ", what);
 	ord_buf_vaddf(&b, fmt, ap);
 	ord_buf_add_shown(v->out, b.len ? b.buf : "");
+	if (kept) {
+		size_t n = v->out->len - at;
+		char *l = ord_xmalloc(n + 1);
+
+		memcpy(l, v->out->buf + at, n);
+		l[n] = '\0';
+		*ORD_REC_ADD(*kept) = l;
+	}
 	ord_buf_addch(v->out, '\n');
 	ord_buf_release(&b);
 }
@@ -126,9 +138,29 @@ void ord_vout_fail(struct ord_vout *v, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	line(v, v->fail ? v->fail : "FAILED", fmt, ap);
+	line(v, v->fail ? v->fail : "FAILED", fmt, ap, v->kept);
 	va_end(ap);
 	v->failures++;
+}
+
+void ord_vout_failed_release(struct ord_vout_failed *f)
+{
+	while (f->n)
+		free(f->v[--f->n]);
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+void ord_vout_rewind(struct ord_vout *v, size_t out_len, int failures)
+{
+	int drop = v->failures - failures;
+
+	v->out->len = out_len;
+	if (v->out->alloc)
+		v->out->buf[out_len] = '\0';
+	for (; v->kept && drop > 0 && v->kept->n; drop--)
+		free(v->kept->v[--v->kept->n]);
+	v->failures = failures;
 }
 
 void ord_vout_ok(struct ord_vout *v, const char *fmt, ...)
@@ -136,7 +168,7 @@ void ord_vout_ok(struct ord_vout *v, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	line(v, "ok", fmt, ap);
+	line(v, "ok", fmt, ap, NULL);
 	va_end(ap);
 }
 
@@ -145,7 +177,7 @@ void ord_vout_note(struct ord_vout *v, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	line(v, "note", fmt, ap);
+	line(v, "note", fmt, ap, NULL);
 	va_end(ap);
 }
 

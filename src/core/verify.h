@@ -18,6 +18,16 @@
 #include "core/canon.h"
 #include "core/record.h"
 
+/* The failures said, as data: each one's line as out shows it, without
+ * its indent or newline ("FAILED: ...", "FAILED (may follow from entry
+ * 3): ..."), in the order said, so that a caller that acts on them
+ * (export's refusal) need not read them back out of the text. */
+struct ord_vout_failed {
+	char **v; /* malloc'd, each malloc'd */
+	size_t n, alloc;
+};
+void ord_vout_failed_release(struct ord_vout_failed *f);
+
 /* Where the findings go: one line each, "ok: ...", "note: ..." or
  * "<fail>: ..." after indent. */
 struct ord_vout {
@@ -25,12 +35,17 @@ struct ord_vout {
 	const char *indent; /* "  " */
 	const char *fail;   /* "FAILED" (verify) or "BROKEN" (audit) */
 	int failures;
+	struct ord_vout_failed *kept; /* NULL, or where each failure's line is kept too */
 };
 void ord_vout_fail(struct ord_vout *v, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+/* Take back what v said since out held out_len bytes and failures were
+ * counted: the out and the lines kept as they were then (a replay that
+ * says a phase's differences again, better named). */
+void ord_vout_rewind(struct ord_vout *v, size_t out_len, int failures);
 void ord_vout_ok(struct ord_vout *v, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))

@@ -1093,6 +1093,138 @@ START_TEST(later_heads_are_a_note)
 }
 END_TEST
 
+/* ---- the failures handed over as data (ord_verify_opts.failed) ---- */
+
+struct handed {
+	int calls;
+	struct ord_buf verdict;
+	struct ord_buf lines; /* each line given, and a newline */
+	size_t n;
+};
+
+static void hand_over(void *ud, const char *verdict, const char *const *lines, size_t n)
+{
+	struct handed *h = ud;
+	size_t i;
+
+	h->calls++;
+	ord_buf_adds(&h->verdict, verdict);
+	for (i = 0; i < n; i++)
+		ord_buf_addf(&h->lines, "%s\n", lines[i]);
+	h->n = n;
+}
+
+static void handed_reset(struct handed *h)
+{
+	h->calls = 0;
+	h->n = 0;
+	ord_buf_reset(&h->verdict);
+	ord_buf_reset(&h->lines);
+}
+
+/* What the sink was given is what out says: its FAILED lines, less their
+ * indent, in order, and its verdict line, whose count is n. */
+static void handed_as_said(const struct handed *h, const char *out)
+{
+	struct ord_buf failed = ORD_BUF_INIT, verdict = ORD_BUF_INIT;
+	const char *p, *nl;
+	int count = -1;
+
+	for (p = out; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		size_t n;
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		if (!strncmp(p, "  FAILED", 8))
+			ord_buf_addf(&failed, "%.*s\n", (int)(n - 2), p + 2);
+		else if (strstr(p, " FAILED") && strstr(p, " FAILED") < p + n)
+			ord_buf_addf(&verdict, "%.*s", (int)n, p);
+	}
+	ck_assert_int_eq(h->calls, 1);
+	ck_assert_msg(!strcmp(h->lines.buf, failed.buf), "given %zu lines:\n%.600s\nsaid:\n%.600s",
+		      h->n, h->lines.buf, failed.buf);
+	ck_assert_str_eq(h->verdict.buf, verdict.buf);
+	ck_assert_int_eq(sscanf(verdict.buf, "%d check", &count), 1);
+	ck_assert_int_eq((size_t)count, h->n);
+	ord_buf_release(&failed);
+	ord_buf_release(&verdict);
+}
+
+START_TEST(failures_handed_over)
+{
+	static const char *const cases[][3] = {
+		/* a result: the replay says the phase's differences, takes
+		 * them back and says them again, better named */
+		{ "<result ", "unit=\"", "unit=\"x" },
+		{ "<roll ", "value=\"", "value=\"1" },
+		{ "<event ", "range=5", "range=2" },
+		/* a log entry's body: what follows is labelled as what may
+		 * follow from it */
+		{ "<entry ", "kind=\"sheet\"", "kind=\"aheet\"" },
+	};
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_verify_opts o = full_opts();
+	struct handed h;
+	size_t i;
+
+	memset(&h, 0, sizeof(h));
+	o.failed = hand_over;
+	o.failed_ud = &h;
+	/* clean: nothing handed over */
+	ck_assert_int_eq(verify(bundle.buf, bundle.len, &o, &out), 0);
+	ck_assert_int_eq(h.calls, 0);
+	/* the header's failure, exactly */
+	ck_assert_int_eq(resigned_with("ruleset=\"battalion\" referee=\"yes\">",
+				       "ruleset=\"battalion\" referee=\"no\">", &o, &out),
+			 ORD_ETAMPERED);
+	ck_assert_int_eq(h.calls, 1);
+	ck_assert_int_eq(h.n, 1);
+	ck_assert_str_eq(h.verdict.buf, "1 check FAILED");
+	ck_assert_str_eq(h.lines.buf, "FAILED: the bundle's header says referee=\"no\", but the turn's "
+				      "opening entry logs a refereed game (referee=\"yes\")\n");
+	handed_as_said(&h, out.buf);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		handed_reset(&h);
+		ck_assert_int_eq(resigned_after(cases[i][0], cases[i][1], cases[i][2], &o, &out),
+				 ORD_ETAMPERED);
+		handed_as_said(&h, out.buf);
+		ck_assert_msg(h.n > 1 || i == 1, "case %zu: %s", i, out.buf);
+	}
+	/* the entry changed: its consequences labelled, and the verdict says so */
+	ck_assert_msg(!strncmp(h.lines.buf, "FAILED: log entry ", 18) &&
+			      strstr(h.lines.buf, "\nFAILED (may follow from entry "),
+		      "%s", h.lines.buf);
+	ck_assert_msg(strstr(h.verdict.buf, " checks FAILED: log entry ") &&
+			      strstr(h.verdict.buf, " was changed, and "),
+		      "%s", h.verdict.buf);
+	/* a row left out: what may follow from its missing row */
+	handed_reset(&h);
+	{
+		struct ord_buf doc = ORD_BUF_INIT;
+		const char *a = strstr(bundle.buf, "  <event "), *b;
+		ck_assert_ptr_nonnull(a);
+		b = strstr(a, "</event>\n");
+		ck_assert_ptr_nonnull(b);
+		ord_buf_add(&doc, bundle.buf, (size_t)(a - bundle.buf));
+		ord_buf_adds(&doc, b + strlen("</event>\n"));
+		doc.len = sig_offset(doc.buf, doc.len);
+		doc.buf[doc.len] = '\0';
+		ord_bundle_sign(&doc, referee.sk);
+		ck_assert_int_eq(verify(doc.buf, doc.len, &o, &out), ORD_ETAMPERED);
+		ord_buf_release(&doc);
+	}
+	handed_as_said(&h, out.buf);
+	ck_assert_msg(strstr(h.lines.buf, "FAILED (may follow from the missing row of entry "),
+		      "%s", h.lines.buf);
+	/* and unreadable: nothing */
+	handed_reset(&h);
+	ck_assert_int_eq(verify("<bundle", 7, &o, &out), ORD_EBADDATA);
+	ck_assert_int_eq(h.calls, 0);
+	ord_buf_release(&h.verdict);
+	ord_buf_release(&h.lines);
+	ord_buf_release(&out);
+}
+END_TEST
+
 /* Lines of out that are not indented findings (the header, the verdict). */
 static int unindented(const char *out)
 {
@@ -2498,6 +2630,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, file_huge_names_alike);
 	tcase_add_test(v, rows_left_out);
 	tcase_add_test(v, header_is_checked);
+	tcase_add_test(v, failures_handed_over);
 	tcase_add_test(v, later_heads_are_a_note);
 	tcase_add_test(v, one_change_one_finding);
 	tcase_add_test(v, receipts_and_keys);
