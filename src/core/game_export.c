@@ -11,8 +11,9 @@
  * record of the turn was changed outside orderly (a co-referee, the
  * sqlite3 shell, a bug) would otherwise be signed by an honest referee's
  * key, and only the players' verify would say so (docs/threat-model.md,
- * attack 32).  Refused when the verifier says FAILED; its notes and what
- * it did not check (no receipt, fixed dice) refuse nothing.
+ * attack 32).  Refused when a check fails (the failures the verifier
+ * hands over, ord_verify_opts.failed); its notes and what it did not
+ * check (no receipt, fixed dice) refuse nothing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -91,41 +92,62 @@ int ord_game_export_id(ord_game *g, int turn, unsigned char id[32])
  * how many more). */
 #define REFUSAL_ROOM 1500
 
+/* The verifier's failures as it hands them over (ord_verify_opts.failed):
+ * the verdict and the lines, copied, for the refusal. */
+struct failed {
+	char *verdict;
+	char **lines;
+	size_t n;
+};
+
+static void failed_take(void *ud, const char *verdict, const char *const *lines, size_t n)
+{
+	struct failed *f = ud;
+	size_t i;
+
+	f->verdict = ord_strdup(verdict);
+	f->lines = ord_xcalloc(n ? n : 1, sizeof(*f->lines));
+	for (i = 0; i < n; i++)
+		f->lines[i] = ord_strdup(lines[i]);
+	f->n = n;
+}
+
+static void failed_release(struct failed *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->lines[i]);
+	free(f->lines);
+	free(f->verdict);
+	memset(f, 0, sizeof(*f));
+}
+
 /* The refusal of a bundle the verifier failed: the game file, the turn,
- * the verdict and each FAILED line of the findings as `verify` writes
- * them (as many as the message holds, and how many more), and what to
- * do. */
-static int refuse_failed(ord_game *g, int turn, const struct ord_buf *findings)
+ * the verdict and each failure's line as `verify` writes them (as many as
+ * the message holds, and how many more), and what to do. */
+static int refuse_failed(ord_game *g, int turn, const struct failed *f)
 {
 	struct ord_buf lines = ORD_BUF_INIT;
-	const char *p = findings->buf ? findings->buf : "", *verdict = "";
-	size_t verdict_len = 0, left = 0;
+	size_t i, left = 0;
 	int err;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
-		size_t n = (size_t)(e - p), digits = strspn(p, "0123456789");
+	for (i = 0; i < f->n; i++) {
+		/* as `verify` indents it: "  FAILED: ..." */
+		size_t n = 2 + strlen(f->lines[i]);
 
-		/* "  FAILED: ...", "  FAILED (may follow from entry N): ..." */
-		if (n > 10 && !strncmp(p, "  FAILED", 8) && (p[8] == ':' || p[8] == ' ')) {
-			if (!left && lines.len + n + 2 * strlen(g->path) < REFUSAL_ROOM)
-				ord_buf_addf(&lines, "%.*s\n", (int)n, p);
-			else
-				left++;
-		} else if (digits && (!strncmp(p + digits, " check FAILED", 13) ||
-				      !strncmp(p + digits, " checks FAILED", 14))) {
-			verdict = p;
-			verdict_len = n;
-		}
-		p = nl ? nl + 1 : e;
+		if (!left && lines.len + n + 2 * strlen(g->path) < REFUSAL_ROOM)
+			ord_buf_addf(&lines, "  %s\n", f->lines[i]);
+		else
+			left++;
 	}
 	if (left)
 		ord_buf_addf(&lines, "  (%zu more not shown)\n", left);
 	err = ord_error_set(ORD_EBADDATA,
-			    "'%s': the bundle of turn %d is not written: 'orderly verify' would refuse it (%.*s):\n%s"
+			    "'%s': the bundle of turn %d is not written: 'orderly verify' would refuse it (%s):\n%s"
 			    "the game file was changed outside orderly since the turn was played ('orderly audit %s --turn %d' shows where); "
 			    "restore it from a copy made before the change; nothing was signed or written",
-			    g->path, turn, (int)verdict_len, verdict, lines.buf ? lines.buf : "",
+			    g->path, turn, f->verdict ? f->verdict : "", lines.buf ? lines.buf : "",
 			    g->path, turn);
 	ord_buf_release(&lines);
 	return err;
@@ -137,21 +159,26 @@ static int check_made(ord_game *g, int turn, const char *bytes, size_t len)
 {
 	struct ord_buf findings = ORD_BUF_INIT;
 	struct ord_verify_opts vo;
+	struct failed f;
 	char name[64];
 	int err;
 
 	memset(&vo, 0, sizeof(vo));
+	memset(&f, 0, sizeof(f));
 	vo.pubkey = g->pk;
+	vo.failed = failed_take;
+	vo.failed_ud = &f;
 	snprintf(name, sizeof(name), "the bundle of turn %d", turn);
 	err = ord_bundle_verify(bytes, len, name, &vo, &findings);
 	if (err == ORD_ETAMPERED)
-		err = refuse_failed(g, turn, &findings);
+		err = refuse_failed(g, turn, &f);
 	else if (err == ORD_EBADDATA)
 		err = ord_error_set(ORD_EBADDATA,
 				    "'%s': the bundle of turn %d is not written: 'orderly verify' cannot read it (%s); nothing was signed or written",
 				    g->path, turn, ord_error_last());
 	else if (!err)
 		ord_error_clear();
+	failed_release(&f);
 	ord_buf_release(&findings);
 	return err;
 }
