@@ -70,31 +70,41 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 		ord_ctx_add_unit_shared(ctx, su->id, su->name, su->side, &su->attrs, "");
 	}
 	ord_ctx_index(ctx);
-	/* the first turn starts from the states the rules give the scenario */
+	/* the first turn starts from the states the rules give the scenario;
+	 * each unit's state as the opening holds it is digested as it is
+	 * compared (ord_phase_state_root's digest, each state written once) */
 	if (r->turn == 1 && x->rs->init_unit) {
+		struct ord_buf s1 = ORD_BUF_INIT, s2 = ORD_BUF_INIT;
+		struct ord_digest dg;
 		size_t wrong = 0;
+
+		ord_digest_init(&dg, ORD_UNITS_TAG);
 		for (i = 0; i < ctx->nunits; i++) {
 			struct ord_unit u = ctx->units[i];
 			struct ord_diag d;
-			struct ord_buf s1 = ORD_BUF_INIT, s2 = ORD_BUF_INIT;
 
 			ord_diag_init(&d);
 			ord_kv_init(&u.state);
 			x->rs->init_unit(x->rules, &u, &d);
+			ord_buf_reset(&s1);
+			ord_buf_reset(&s2);
 			ord_kv_serialize(&u.state, &s1);
 			ord_kv_serialize(&ctx->units[i].state, &s2);
+			ord_digest_unit(&dg, ctx->units[i].id, s2.buf);
 			if (strcmp(s1.buf, s2.buf) && wrong++ < MAX_LISTED)
 				ord_vout_fail(x->v,
 					      "unit %s began the game as '%s', but the rules give it '%s'",
 					      u.id, s2.buf, s1.buf);
 			ord_kv_release(&u.state);
 			ord_diag_release(&d);
-			ord_buf_release(&s1);
-			ord_buf_release(&s2);
 		}
+		ord_digest_final(&dg, root);
+		ord_buf_release(&s1);
+		ord_buf_release(&s2);
+	} else {
+		ord_phase_state_root(ctx, root);
 	}
 	nunits = ord_vr_body_long(x->open->body, "units", -1);
-	ord_phase_state_root(ctx, root);
 	if (nunits != (long)ctx->nunits ||
 	    !ord_vr_body_hex(x->open->body, "state_root", want, 32) || memcmp(root, want, 32))
 		ord_vout_fail(x->v,
@@ -1399,19 +1409,21 @@ static int replay_full(struct vr *x, struct ord_ctx *ctx, size_t upto, struct fi
  * exchange hold the game file's units to: the states the replay gives must
  * be those.  An entry of an orderly before names none.
  */
-static void states_left(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e)
+static int states_left(struct vr *x, struct ord_ctx *ctx, size_t p, const struct ord_rec_entry *e,
+		       unsigned char root[32])
 {
-	unsigned char root[32], want[32];
+	unsigned char want[32];
 	char *named = ord_canon_get(e->body, "state_root");
 
 	if (!named)
-		return;
+		return 0;
 	free(named);
 	ord_phase_state_root(ctx, root);
 	if (!ord_vr_body_hex(e->body, "state_root", want, 32) || memcmp(root, want, 32))
 		ord_vout_fail(x->v,
 			      "phase %zu (%s): the units' states the replay gives are not the ones its resolve entry (entry %lld) digests",
 			      p + 1, x->rs->phases[p], (long long)e->seq);
+	return 1;
 }
 
 void ord_vr_replay(struct vr *x)
@@ -1421,6 +1433,11 @@ void ord_vr_replay(struct vr *x)
 	size_t p, overrides = 0;
 	int bad = x->v->failures, named = 0, mixed;
 	struct fixed_dice fixed;
+	/* the states' digest the last phase replayed left (states_left): the
+	 * turn ends with them when no event follows it (the next phase
+	 * changes no state, ord_ctx_next_phase), not digested again */
+	unsigned char left[32];
+	int have_left = 0;
 
 	memset(&fixed, 0, sizeof(fixed));
 	if (!x->rs || !x->have_sc || !x->open)
@@ -1441,6 +1458,7 @@ void ord_vr_replay(struct vr *x)
 		int before = x->v->failures, compared, run;
 
 		x->used[ord_vr_entry_index(x, e)]++;
+		have_left = 0;
 		run = run_phase(x, &ctx, p, &fixed, &overrides);
 		if (run == RUN_STOPPED)
 			revision_note(x, e, p, 1, &named, mixed);
@@ -1459,7 +1477,7 @@ void ord_vr_replay(struct vr *x)
 			if (replay_full(x, &ctx, p, &fixed))
 				break;
 		}
-		states_left(x, &ctx, p, e);
+		have_left = states_left(x, &ctx, p, e, left);
 		revision_note(x, e, p, x->v->failures > before, &named, mixed);
 		ord_ctx_next_phase(&ctx);
 	}
@@ -1469,11 +1487,16 @@ void ord_vr_replay(struct vr *x)
 		return;
 	}
 	/* the events of the phase being played: checked as they were recorded */
-	if (p == x->nresolved && p < x->nphases)
+	if (p == x->nresolved && p < x->nphases) {
 		replay_events(x, &ctx, p, &overrides);
+		have_left = 0;
+	}
 	if (p == x->nresolved && x->next_open) {
 		unsigned char root[32], want[32];
-		ord_phase_state_root(&ctx, root);
+		if (have_left && x->nresolved)
+			memcpy(root, left, 32);
+		else
+			ord_phase_state_root(&ctx, root);
 		if (!ord_vr_body_hex(x->next_open->body, "state_root", want, 32) ||
 		    memcmp(root, want, 32))
 			ord_vout_fail(x->v,
@@ -1485,7 +1508,10 @@ void ord_vr_replay(struct vr *x)
 		}
 	} else if (p == x->nresolved && x->f) {
 		x->f->have_end_root = 1;
-		ord_phase_state_root(&ctx, x->f->end_root);
+		if (have_left && x->nresolved)
+			memcpy(x->f->end_root, left, 32);
+		else
+			ord_phase_state_root(&ctx, x->f->end_root);
 	}
 	if (x->f)
 		x->f->nunits = ctx.nunits;

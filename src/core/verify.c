@@ -262,19 +262,42 @@ int ord_vr_body_hex(const char *body, const char *key, unsigned char *out, size_
 static int cache_rules(struct vr *x, const unsigned char h[32]);
 static int cache_scenario(struct vr *x, const unsigned char h[32]);
 
-/* The roster the opening digests (sides_root, units_root), as the
- * scenario gives it: the side and unit rows every change of the turn is
- * held to (game_live.c), and the next opening carries.  An opening of an
- * orderly before the roots logs none. */
-static void check_roster(struct vr *x, const struct ord_rec_entry *e)
+struct ord_verify_cache {
+	int have_rules, have_sc;
+	const struct ord_ruleset *rs;
+	struct ord_rules *rules;
+	unsigned char tables_hash[32];
+	struct ord_scenario sc;
+	unsigned char sc_hash[32];
+	const struct ord_ruleset *sc_rs; /* whose unit attributes sc was checked for */
+	int chain_whole;                 /* ord_verify_cache_chain_whole */
+	/* sc's roster digests (roster_root), once made; dropped with sc */
+	int have_sides_root, have_units_root;
+	unsigned char sides_root[32], units_root[32];
+};
+
+/* The digest of the scenario's sides (sides) or units (!sides), as an
+ * opening's sides_root and units_root name them: made once for the
+ * scenario x reads, and kept with it in the cache when the cache lends
+ * it (every turn of an audit reads one scenario). */
+static const unsigned char *roster_root(struct vr *x, int sides)
 {
+	struct ord_verify_cache *c = x->cache;
+	int *have = sides ? &x->have_sides_root : &x->have_units_root;
+	unsigned char *root = sides ? x->sides_root : x->units_root;
 	struct ord_buf attrs = ORD_BUF_INIT;
 	struct ord_digest d;
-	unsigned char root[32], want[32];
-	char *hex;
 	size_t i;
 
-	if ((hex = ord_canon_get(e->body, "sides_root")) != NULL) {
+	if (*have)
+		return root;
+	if (c && c->have_sc && c->sc.units == x->sc.units && c->sc.sides == x->sc.sides &&
+	    (sides ? c->have_sides_root : c->have_units_root)) {
+		memcpy(root, sides ? c->sides_root : c->units_root, 32);
+		*have = 1;
+		return root;
+	}
+	if (sides) {
 		ord_digest_init(&d, ORD_SIDES_TAG);
 		for (i = 0; i < x->sc.nsides; i++) {
 			const struct ord_scenario_side *sd = &x->sc.sides[i];
@@ -282,14 +305,7 @@ static void check_roster(struct vr *x, const struct ord_rec_entry *e)
 			int keyed = sd->pubkey && ord_unhex(pk, 32, sd->pubkey) == 32;
 			ord_digest_side(&d, sd->id, sd->name, keyed ? pk : NULL);
 		}
-		ord_digest_final(&d, root);
-		if (ord_unhex(want, 32, hex) != 32 || memcmp(root, want, 32))
-			ord_vout_fail(x->v,
-				      "the sides (their names, titles and keys) turn %d's opening (entry %lld) digests, sides_root=%s, are not the scenario's",
-				      e->turn, (long long)e->seq, hex);
-		free(hex);
-	}
-	if ((hex = ord_canon_get(e->body, "units_root")) != NULL) {
+	} else {
 		ord_digest_init(&d, ORD_ROSTER_TAG);
 		for (i = 0; i < x->sc.nunits; i++) {
 			const struct ord_scenario_unit *su = &x->sc.units[i];
@@ -298,14 +314,43 @@ static void check_roster(struct vr *x, const struct ord_rec_entry *e)
 			ord_digest_roster_unit(&d, su->id, su->side, su->name,
 					       attrs.buf ? attrs.buf : "");
 		}
-		ord_digest_final(&d, root);
-		if (ord_unhex(want, 32, hex) != 32 || memcmp(root, want, 32))
+	}
+	ord_digest_final(&d, root);
+	ord_buf_release(&attrs);
+	*have = 1;
+	if (c && c->have_sc && c->sc.units == x->sc.units && c->sc.sides == x->sc.sides) {
+		memcpy(sides ? c->sides_root : c->units_root, root, 32);
+		if (sides)
+			c->have_sides_root = 1;
+		else
+			c->have_units_root = 1;
+	}
+	return root;
+}
+
+/* The roster the opening digests (sides_root, units_root), as the
+ * scenario gives it: the side and unit rows every change of the turn is
+ * held to (game_live.c), and the next opening carries.  An opening of an
+ * orderly before the roots logs none. */
+static void check_roster(struct vr *x, const struct ord_rec_entry *e)
+{
+	unsigned char want[32];
+	char *hex;
+
+	if ((hex = ord_canon_get(e->body, "sides_root")) != NULL) {
+		if (ord_unhex(want, 32, hex) != 32 || memcmp(roster_root(x, 1), want, 32))
+			ord_vout_fail(x->v,
+				      "the sides (their names, titles and keys) turn %d's opening (entry %lld) digests, sides_root=%s, are not the scenario's",
+				      e->turn, (long long)e->seq, hex);
+		free(hex);
+	}
+	if ((hex = ord_canon_get(e->body, "units_root")) != NULL) {
+		if (ord_unhex(want, 32, hex) != 32 || memcmp(roster_root(x, 0), want, 32))
 			ord_vout_fail(x->v,
 				      "the units (their ids, sides, names and attributes) turn %d's opening (entry %lld) digests, units_root=%s, are not the scenario's",
 				      e->turn, (long long)e->seq, hex);
 		free(hex);
 	}
-	ord_buf_release(&attrs);
 }
 
 static void check_opening(struct vr *x)
@@ -590,17 +635,6 @@ static void check_documents(struct vr *x)
 
 /* ---- what the records of a game share ---- */
 
-struct ord_verify_cache {
-	int have_rules, have_sc;
-	const struct ord_ruleset *rs;
-	struct ord_rules *rules;
-	unsigned char tables_hash[32];
-	struct ord_scenario sc;
-	unsigned char sc_hash[32];
-	const struct ord_ruleset *sc_rs; /* whose unit attributes sc was checked for */
-	int chain_whole;                 /* ord_verify_cache_chain_whole */
-};
-
 void ord_verify_cache_chain_whole(struct ord_verify_cache *c)
 {
 	c->chain_whole = 1;
@@ -631,6 +665,7 @@ void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord
 	c->sc = *sc;
 	ord_scenario_init(sc);
 	c->have_sc = 1;
+	c->have_sides_root = c->have_units_root = 0;
 	c->sc_rs = rs;
 	crypto_generichash(c->sc_hash, 32, (const unsigned char *)bytes, len, NULL, 0);
 }
@@ -710,6 +745,7 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 		ord_scenario_release(&c->sc);
 		c->sc = x->sc;
 		c->have_sc = 1;
+		c->have_sides_root = c->have_units_root = 0;
 		c->sc_rs = x->rs;
 		memcpy(c->sc_hash, h, 32);
 	}

@@ -47,6 +47,11 @@ struct vr {
 	struct ord_scenario sc;
 	int have_sc;
 	struct ord_verify_cache *cache; /* rules and sc belong to it when set */
+	/* sc's sides' and units' digests (check_roster), made once: a turn's
+	 * opening and the next's name the one scenario (when the cache
+	 * lends sc, the cache keeps them for every turn) */
+	int have_sides_root, have_units_root;
+	unsigned char sides_root[32], units_root[32];
 	size_t nphases;
 
 	const struct ord_rec_entry *open, *seal, *exchange, *next_open;
