@@ -236,13 +236,33 @@ int ord_phase_event_defaults(struct ord_ctx *ctx, const struct ord_event_kind *e
 	return ord_phase_event_defaults_at(ctx, ek, argc, argv, NULL, out, diag);
 }
 
+/* The module's event_defaults of an event of kind ek whose arguments are
+ * args: what it fills in fill, a refusal's argument in refusal (both the
+ * caller's to release); its error code.  A recording and a replay ask it
+ * so alike. */
+static int ask_defaults(struct ord_ctx *ctx, const struct ord_event_kind *ek,
+			const struct ord_kv *args, struct ord_kv *fill, struct ord_ctx_refusal *refusal)
+{
+	struct ord_event ev;
+	int err;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.phase = ek->phase;
+	ev.kind = ek->name;
+	ev.kv = *args; /* read only: the module's ev is const */
+	ev.check = "";
+	ctx->refusal = refusal;
+	err = ctx->rs->event_defaults(ctx, &ev, fill);
+	ctx->refusal = NULL;
+	return err;
+}
+
 int ord_phase_event_defaults_at(struct ord_ctx *ctx, const struct ord_event_kind *ek, int argc,
 				char *const *argv, const unsigned *cols, struct ord_kv *out,
 				struct ord_diag *diag)
 {
 	struct ord_event_kind with = *ek;
 	struct ord_key_spec *specs = NULL;
-	struct ord_event ev;
 	struct ord_buf why = ORD_BUF_INIT;
 	struct ord_ctx_refusal refusal = { NULL, NULL };
 	struct ord_kv fill;
@@ -251,15 +271,8 @@ int ord_phase_event_defaults_at(struct ord_ctx *ctx, const struct ord_event_kind
 
 	if (!ORD_RULESET_HAS(ctx->rs, 6) || !ctx->rs->event_defaults)
 		return 0;
-	memset(&ev, 0, sizeof(ev));
-	ev.phase = ek->phase;
-	ev.kind = ek->name;
-	ev.kv = *out; /* read only: the module's ev is const */
-	ev.check = "";
 	ord_kv_init(&fill);
-	ctx->refusal = &refusal;
-	err = ctx->rs->event_defaults(ctx, &ev, &fill);
-	ctx->refusal = NULL;
+	err = ask_defaults(ctx, ek, out, &fill, &refusal);
 	if (err || !fill.n)
 		goto out;
 	for (n = 0; ek->keys[n].name; n++)
@@ -312,22 +325,14 @@ int ord_phase_event_refused(struct ord_ctx *ctx, const struct ord_event_kind *ek
 			    const struct ord_kv *args, struct ord_buf *why)
 {
 	struct ord_ctx_refusal refusal = { NULL, NULL };
-	struct ord_event ev;
 	struct ord_kv fill;
 	int err;
 
 	if (!ORD_RULESET_HAS(ctx->rs, 6) || !ctx->rs->event_defaults)
 		return 0;
 	/* as ord_phase_event_defaults_at asks it */
-	memset(&ev, 0, sizeof(ev));
-	ev.phase = ek->phase;
-	ev.kind = ek->name;
-	ev.kv = *args; /* read only: the module's ev is const */
-	ev.check = "";
 	ord_kv_init(&fill);
-	ctx->refusal = &refusal;
-	err = ctx->rs->event_defaults(ctx, &ev, &fill);
-	ctx->refusal = NULL;
+	err = ask_defaults(ctx, ek, args, &fill, &refusal);
 	if (err)
 		ord_buf_adds(why, ord_error_last());
 	ord_error_clear();
