@@ -1484,6 +1484,20 @@ static void check_naerkamp(struct ord_ctx *ctx, const struct ord_event *ev, stru
 			     f->id);
 }
 
+/* What bars an attack, and so a counterattack (8.5, 8.3; the sheet's
+ * words, validate.c, attack_bars): verb what u may not do, because what
+ * follows it in the words. */
+static void attack_bars(struct ord_ctx *ctx, struct ks_rules *r, const struct ord_unit *u,
+			const char *verb, const char *because, struct ord_diag *d)
+{
+	if (ks_cossack_closed(ctx, u, NULL))
+		ord_diag_add(d, 0, 0, u->id, "8.5 kosakker", "cossacks cannot %s in close order (%s)%s",
+			     verb, ks_form(ctx, u), because);
+	if (ks_is(ctx, u, "kavaleri") && ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
+		ord_diag_add(d, 0, 0, u->id, "8.3 tab af valeur", "cavalry with valeur %ld cannot %s%s",
+			     ks_st(ctx, u, "valeur"), verb, because);
+}
+
 /* 6.6, 16.2: a support declared (stoette).  What holds whatever the
  * Skema: of its own side and not itself (an override of either is not
  * carried out, umulig_kontrol), the size, formation and valeur a support
@@ -1671,13 +1685,7 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 			ord_diag_add(d, 0, 0, u->id, "4.3",
 				     "unit '%s' attacks '%s' but its sheet orders no 'A @%s'",
 				     u->id, t->id, t->id);
-		if (ks_cossack_closed(ctx, u, NULL))
-			ord_diag_add(d, 0, 0, u->id, "8.5 kosakker",
-				     "cossacks cannot attack in close order (%s)", ks_form(ctx, u));
-		if (ks_is(ctx, u, "kavaleri") &&
-		    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
-			ord_diag_add(d, 0, 0, u->id, "8.3 tab af valeur",
-				     "cavalry with valeur %ld cannot attack", ks_st(ctx, u, "valeur"));
+		attack_bars(ctx, r, u, "attack", "", d);
 		if (ks_moral_now(ctx, u) >= KS_U)
 			ord_diag_add(d, 0, 0, u->id, "6.3 indbrudsafstand",
 				     "only units in OR or LU attack; '%s' is in %s", u->id,
@@ -1768,17 +1776,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 				     ks_moral_name(ks_moral_now(ctx, u)));
 		/* a counterattack is an attack (8.3, 8.5; modangreb_kontrol) */
 		if (!strcmp(ord_kv_get(&ev->kv, "reaktion"), "modangreb") &&
-		    ks_check(r, "modangreb_kontrol")) {
-			if (ks_cossack_closed(ctx, u, NULL))
-				ord_diag_add(d, 0, 0, u->id, "8.5 kosakker",
-					     "cossacks cannot counterattack in close order (%s): a counterattack is an attack",
-					     ks_form(ctx, u));
-			if (ks_is(ctx, u, "kavaleri") &&
-			    ks_st(ctx, u, "valeur") < (long)ks_param(r, "valeur_min"))
-				ord_diag_add(d, 0, 0, u->id, "8.3 tab af valeur",
-					     "cavalry with valeur %ld cannot counterattack: a counterattack is an attack",
-					     ks_st(ctx, u, "valeur"));
-		}
+		    ks_check(r, "modangreb_kontrol"))
+			attack_bars(ctx, r, u, "counterattack", ": a counterattack is an attack", d);
 		if (ord_kv_get(&ev->kv, "naar_stoette") &&
 		    (strcmp(ord_kv_get(&ev->kv, "reaktion"), "tilbagetog") || ks_closed(ctx, u, NULL)))
 			ord_diag_add(d, 0, 0, u->id, "6.3",

@@ -681,46 +681,41 @@ static void check_prolongering(struct line *l, size_t i)
 			   ks_param(l->r, "prolongering_i_traek"), l->turn - 1);
 }
 
-static void check_attack(struct line *l, size_t i)
+/* What bars an attack, and so a counterattack (MA), which goes in as an
+ * attack does (16.3, 16.4: "Hvis begge parter angriber", and the melee
+ * reads it so): "Kosakker kan ikke angribe i sluttet formation" (8.1,
+ * 8.5), "En kavalerienhed med en valeur under 4 kan ikke angribe" (8.3),
+ * and only OR or LU goes into the enemy's break-in distance (6.3).  verb
+ * is what the unit may not do ("attack"), because what follows it in the
+ * words ("" or why a counterattack is held so), into what goes in. */
+static void attack_bars(struct line *l, size_t i, const char *verb, const char *because,
+			const char *into)
 {
 	if (ks_cossack_closed(l->ctx, l->u, l->ls.formation))
-		GROUP_DIAG(l, i, "8.5 kosakker", "cossacks cannot attack in close order (%s)",
-			   ks_formation_name(l->ctx, l->u, l->ls.formation, "da"));
+		GROUP_DIAG(l, i, "8.5 kosakker", "cossacks cannot %s in close order (%s)%s", verb,
+			   ks_formation_name(l->ctx, l->u, l->ls.formation, "da"), because);
 	if (!strcmp(l->vaaben, "kavaleri") &&
 	    ks_st(l->ctx, l->u, "valeur") < (long)ks_param(l->r, "valeur_min"))
-		GROUP_DIAG(l, i, "8.3 tab af valeur",
-			   "cavalry with valeur %ld (under %g) cannot attack",
-			   ks_st(l->ctx, l->u, "valeur"), ks_param(l->r, "valeur_min"));
+		GROUP_DIAG(l, i, "8.3 tab af valeur", "cavalry with valeur %ld (under %g) cannot %s%s",
+			   ks_st(l->ctx, l->u, "valeur"), ks_param(l->r, "valeur_min"), verb, because);
 	if (l->grade >= KS_U)
 		GROUP_DIAG(l, i, "6.3 indbrudsafstand",
-			   "only units in OR or LU may move into the enemy's break-in distance; it is in %s",
-			   ks_moral_name(l->grade));
+			   "only units in OR or LU may %s into the enemy's break-in distance; it is in %s",
+			   into, ks_moral_name(l->grade));
 }
 
-/* A counterattack (MA) is an attack: 16.3's "modangreb" goes in as an
- * attack does ("Hvis begge parter angriber", 16.4, and the melee reads it
- * so), so it is held to what bars an attack: "Kosakker kan ikke angribe
- * i sluttet formation" (8.1, 8.5), "En kavalerienhed med en valeur under
- * 4 kan ikke angribe" (8.3), and only OR or LU goes into the enemy's
- * break-in distance (6.3) (modangreb_kontrol; a game made before took
- * any MA). */
+static void check_attack(struct line *l, size_t i)
+{
+	attack_bars(l, i, "attack", "", "move");
+}
+
+/* A counterattack is held so in a game whose Skema says (modangreb_kontrol;
+ * a game made before took any MA). */
 static void check_counterattack(struct line *l, size_t i)
 {
-	if (!ks_check(l->r, "modangreb_kontrol"))
-		return;
-	if (ks_cossack_closed(l->ctx, l->u, l->ls.formation))
-		GROUP_DIAG(l, i, "8.5 kosakker",
-			   "cossacks cannot counterattack in close order (%s): a counterattack ('MA') is an attack",
-			   ks_formation_name(l->ctx, l->u, l->ls.formation, "da"));
-	if (!strcmp(l->vaaben, "kavaleri") &&
-	    ks_st(l->ctx, l->u, "valeur") < (long)ks_param(l->r, "valeur_min"))
-		GROUP_DIAG(l, i, "8.3 tab af valeur",
-			   "cavalry with valeur %ld (under %g) cannot counterattack: a counterattack ('MA') is an attack",
-			   ks_st(l->ctx, l->u, "valeur"), ks_param(l->r, "valeur_min"));
-	if (l->grade >= KS_U)
-		GROUP_DIAG(l, i, "6.3 indbrudsafstand",
-			   "only units in OR or LU may counterattack into the enemy's break-in distance; it is in %s",
-			   ks_moral_name(l->grade));
+	if (ks_check(l->r, "modangreb_kontrol"))
+		attack_bars(l, i, "counterattack", ": a counterattack ('MA') is an attack",
+			    "counterattack");
 }
 
 /* Count the fire groups: one a turn (checked at the end of the line). */
