@@ -22,11 +22,9 @@ BFIX=$SRC/tests/fixtures/bundle
 
 cd "$TMP"
 field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
-phase_of() { ord info "$1" | sed -n 's/^phase: *\([^ ]*\) (.*/\1/p'; }
+# play_out GAME HEAD: every phase resolved empty, then the exchange
 play_out() {
-	for _ in 1 2 3 4 5; do
-		expect_exit 0 ord resolve "$1" --phase "$(phase_of "$1")" --empty
-	done
+	resolve_rest "$1"
 	expect_exit 0 ord exchange "$1" --head "$2"
 }
 # turn 1's opening as an orderly before the roster's roots wrote it: its
