@@ -97,6 +97,13 @@ expect_eq() {
 	[[ "$1" == "$2" ]] || fail "${3:-value}: got '$1', expected '$2'"
 }
 
+# need_forge: FORGE, the test tool a dishonest referee's edits are made
+# with (tests/e2e/forge.c), as CMake passes it or beside the binary
+need_forge() {
+	FORGE=${FORGE:-$BUILD/tests/ord_forge}
+	[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+}
+
 need_sqlite3() {
 	if ! command -v sqlite3 >/dev/null 2>&1; then
 		note "SKIP: the sqlite3 shell is not installed (scripts/deps installs it)"

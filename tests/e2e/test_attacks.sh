@@ -9,8 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
-FORGE=${FORGE:-$BUILD/tests/ord_forge}
-[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+need_forge
 BFIX=$SRC/tests/fixtures/bundle
 KS=$SRC/rulesets/krigsspil/examples
 cd "$TMP"

@@ -17,8 +17,7 @@ set -euo pipefail
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
 need_sqlite3
-FORGE=${FORGE:-$BUILD/tests/ord_forge}
-[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+need_forge
 BFIX=$SRC/tests/fixtures/bundle
 
 cd "$TMP"

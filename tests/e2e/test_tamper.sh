@@ -133,8 +133,7 @@ expect_not_in "$OUT" "differs from what was logged"
 expect_exit 65 ord export event-and-log.orderly --turn 1 -o event-and-log.xml
 expect_line "$ERR" "^  FAILED: log entry $FIRE_EVENT \(event, turn 1\): its content and the entry before it do not give its hash \(changed\)$"
 [[ ! -e event-and-log.xml ]] || fail "a refused export wrote its file"
-FORGE=${FORGE:-$BUILD/tests/ord_forge}
-[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+need_forge
 "$FORGE" export event-and-log.orderly 1 event-and-log.xml || fail "ord_forge export event-and-log.orderly"
 expect_exit 1 ord verify event-and-log.xml
 expect_line "$OUT" "^  FAILED: log entry $FIRE_EVENT \(event, turn 1\): its content and the entry before it do not give its hash \(changed\)$"
@@ -481,8 +480,7 @@ expect_eq "$(sha unresolved.orderly)" "$before" "the bytes of unresolved.orderly
 # who edited a unit's row and the opening's root alike so that every
 # change took it: the audit, and a player's verify of the bundle,
 # recompute them from the scenario
-FORGE=${FORGE:-$BUILD/tests/ord_forge}
-[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+need_forge
 OPEN1=$(seq_of open "AND turn = 1")
 OPEN2=$(seq_of open "AND turn = 2")
 ZEROS=$(printf '0%.0s' {1..64})

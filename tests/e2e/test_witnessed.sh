@@ -27,8 +27,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
-FORGE=${FORGE:-$BUILD/tests/ord_forge}
-[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
+need_forge
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
 field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
