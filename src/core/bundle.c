@@ -151,23 +151,60 @@ static void text_elem(struct ord_buf *out, int indent, const char *name, const c
 	ord_bundle_elem(out, indent, name, attrs, s ? s : "", s ? strlen(s) : 0, 0);
 }
 
-int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsigned char sk[64])
+/* The writer's buffer handed on once it holds this much (a writer with
+ * a flush). */
+#define SPILL ((size_t)64 * 1024)
+
+static int spill(struct ord_bundle_writer *w, int all)
+{
+	int err;
+
+	if (!w->flush || !w->out->len || (!all && w->out->len < SPILL))
+		return 0;
+	err = w->flush(w->ud, w->out->buf, w->out->len);
+	ord_buf_reset(w->out);
+	return err;
+}
+
+/* The sections the rows are in: the units, the log, and after it. */
+enum { IN_UNITS, IN_LOG, PAST_LOG };
+
+static void stage_to(struct ord_bundle_writer *w, int stage)
+{
+	if (w->stage < IN_LOG && stage >= IN_LOG) {
+		ord_buf_adds(w->out, "  </units>\n  <log");
+		hexattr(w->out, "prev", w->prev, 32);
+		ord_buf_adds(w->out, ">\n");
+	}
+	if (w->stage < PAST_LOG && stage >= PAST_LOG)
+		ord_buf_adds(w->out, "  </log>\n");
+	if (stage > w->stage)
+		w->stage = stage;
+}
+
+int ord_bundle_writer_begin(struct ord_bundle_writer *w, struct ord_buf *out,
+			    const struct ord_record *head,
+			    int (*flush)(void *ud, const char *bytes, size_t len), void *ud)
 {
 	struct ord_canon_config cfg;
-	struct ord_buf a = ORD_BUF_INIT, body = ORD_BUF_INIT;
-	size_t i;
 	int err = 0;
 
-	if (!r->entries.n || ord_canon_config_read(&cfg, ord_record_body(r, &r->entries.v[0], &body))) {
-		ord_buf_release(&body);
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->flush = flush;
+	w->ud = ud;
+	w->a = (struct ord_buf)ORD_BUF_INIT;
+	w->body = (struct ord_buf)ORD_BUF_INIT;
+	memcpy(w->prev, head->prev, 32);
+	if (!head->entries.n ||
+	    ord_canon_config_read(&cfg, ord_record_body(head, &head->entries.v[0], &w->body)))
 		return ord_error_set(ORD_ETAMPERED,
 				     "turn %d's log does not open with the game's config: run 'orderly audit'",
-				     r->turn);
-	}
+				     head->turn);
 	ord_buf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<bundle format=\"" ORD_BUNDLE_FORMAT
 			  "\" game=\"");
-	ord_buf_add_hex(out, r->game_id, 16);
-	ord_buf_addf(out, "\" turn=\"%d\"", r->turn);
+	ord_buf_add_hex(out, head->game_id, 16);
+	ord_buf_addf(out, "\" turn=\"%d\"", head->turn);
 	if ((err = ord_bundle_attr(out, "ruleset", cfg.ruleset)) != 0)
 		goto out;
 	ord_buf_addf(out, " referee=\"%s\"", cfg.refereeless ? "no" : "yes");
@@ -176,80 +213,103 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 	if (cfg.fixed_dice)
 		ord_buf_adds(out, " dice=\"fixed\"");
 	ord_buf_adds(out, ">\n  <key>");
-	ord_buf_add_hex(out, r->key, 32);
+	ord_buf_add_hex(out, head->key, 32);
 	ord_buf_adds(out, "</key>\n");
-	text_elem(out, 2, "title", "", r->title);
-	ord_bundle_elem(out, 2, "scenario", "", r->scenario, r->scenario_len, 0);
-	ord_bundle_elem(out, 2, "tables", "", r->tables ? r->tables : "", r->tables_len, 0);
+	text_elem(out, 2, "title", "", head->title);
+	ord_bundle_elem(out, 2, "scenario", "", head->scenario, head->scenario_len, 0);
+	ord_bundle_elem(out, 2, "tables", "", head->tables ? head->tables : "", head->tables_len, 0);
 	ord_buf_adds(out, "  <seed>");
-	ord_buf_add_hex(out, r->seed, 32);
+	ord_buf_add_hex(out, head->seed, 32);
 	ord_buf_adds(out, "</seed>\n");
-	if (r->have_referee_witness) {
+	if (head->have_referee_witness) {
 		ord_buf_adds(out, "  <referee-witness>");
-		ord_buf_add_hex(out, r->referee_witness, 32);
+		ord_buf_add_hex(out, head->referee_witness, 32);
 		ord_buf_adds(out, "</referee-witness>\n");
 	}
 	ord_buf_adds(out, "  <units>\n");
+	err = spill(w, 0);
+out:
+	ord_canon_config_release(&cfg);
+	return err;
+}
+
+int ord_bundle_writer_rows(struct ord_bundle_writer *w, const struct ord_record *r)
+{
+	struct ord_buf *out = w->out, *a = &w->a;
+	size_t i;
+	int err = 0;
+
 	for (i = 0; i < r->units.n; i++) {
-		ord_buf_reset(&a);
-		if ((err = ord_bundle_attr(&a, "id", r->units.v[i].id)) != 0)
-			goto out;
-		text_elem(out, 4, "unit", a.buf, r->units.v[i].state);
+		ord_buf_reset(a);
+		if ((err = ord_bundle_attr(a, "id", r->units.v[i].id)) != 0)
+			return err;
+		text_elem(out, 4, "unit", a->buf, r->units.v[i].state);
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
-	ord_buf_adds(out, "  </units>\n  <log");
-	hexattr(out, "prev", r->prev, 32);
-	ord_buf_adds(out, ">\n");
+	if (r->entries.n)
+		stage_to(w, IN_LOG);
 	for (i = 0; i < r->entries.n; i++) {
 		const struct ord_rec_entry *e = &r->entries.v[i];
-		ord_buf_reset(&a);
-		ord_buf_addf(&a, " seq=\"%lld\" turn=\"%d\"", (long long)e->seq, e->turn);
-		if ((err = ord_bundle_attr(&a, "kind", e->kind)) != 0)
-			goto out;
-		ord_buf_addf(&a, " at=\"%lld\"", (long long)e->at);
-		hexattr(&a, "hash", e->hash, 32);
-		text_elem(out, 4, "entry", a.buf, ord_record_body(r, e, &body));
+		ord_buf_reset(a);
+		ord_buf_addf(a, " seq=\"%lld\" turn=\"%d\"", (long long)e->seq, e->turn);
+		if ((err = ord_bundle_attr(a, "kind", e->kind)) != 0)
+			return err;
+		ord_buf_addf(a, " at=\"%lld\"", (long long)e->at);
+		hexattr(a, "hash", e->hash, 32);
+		text_elem(out, 4, "entry", a->buf, ord_record_body(r, e, &w->body));
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
-	ord_buf_adds(out, "  </log>\n");
+	if (r->commits.n || r->sheets.n || r->previous.n || r->events.n || r->links.n ||
+	    r->rolls.n || r->results.n || r->states.n || r->heads.n)
+		stage_to(w, PAST_LOG);
 	for (i = 0; i < r->commits.n; i++) {
 		const struct ord_rec_commit *c = &r->commits.v[i];
-		ord_buf_reset(&a);
-		if ((err = ord_bundle_attr(&a, "side", c->side)) != 0)
-			goto out;
-		ord_buf_addf(&a, " version=\"%d\"", c->version);
-		hexattr(&a, "commitment", c->commitment, 32);
-		hexattr(&a, "signature", c->signature, 64);
-		ord_buf_addf(out, "  <commitment%s log=\"%lld\"/>\n", a.buf, (long long)c->log);
+		ord_buf_reset(a);
+		if ((err = ord_bundle_attr(a, "side", c->side)) != 0)
+			return err;
+		ord_buf_addf(a, " version=\"%d\"", c->version);
+		hexattr(a, "commitment", c->commitment, 32);
+		hexattr(a, "signature", c->signature, 64);
+		ord_buf_addf(out, "  <commitment%s log=\"%lld\"/>\n", a->buf, (long long)c->log);
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
 	for (i = 0; i < r->sheets.n; i++) {
 		const struct ord_rec_sheet *s = &r->sheets.v[i];
-		ord_buf_reset(&a);
-		if ((err = ord_bundle_attr(&a, "side", s->side)) != 0)
-			goto out;
-		ord_buf_addf(&a, " source=\"%s\" version=\"%d\"", s->source, s->version);
-		hexattr(&a, "nonce", s->nonce, 32);
-		hexattr(&a, "commitment", s->commitment, 32);
+		ord_buf_reset(a);
+		if ((err = ord_bundle_attr(a, "side", s->side)) != 0)
+			return err;
+		ord_buf_addf(a, " source=\"%s\" version=\"%d\"", s->source, s->version);
+		hexattr(a, "nonce", s->nonce, 32);
+		hexattr(a, "commitment", s->commitment, 32);
 		if (s->has_sig)
-			hexattr(&a, "signature", s->signature, 64);
+			hexattr(a, "signature", s->signature, 64);
 		if (s->has_witness)
-			hexattr(&a, "witness", s->witness, 32);
-		ord_buf_addf(&a, " log=\"%lld\"", (long long)s->log);
-		ord_bundle_elem(out, 2, "sheet", a.buf, s->bytes, s->len, 1);
+			hexattr(a, "witness", s->witness, 32);
+		ord_buf_addf(a, " log=\"%lld\"", (long long)s->log);
+		ord_bundle_elem(out, 2, "sheet", a->buf, s->bytes, s->len, 1);
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
 	for (i = 0; i < r->previous.n; i++) {
 		const struct ord_rec_prev *p = &r->previous.v[i];
-		ord_buf_reset(&a);
-		if ((err = ord_bundle_attr(&a, "side", p->side)) != 0)
-			goto out;
-		ord_bundle_elem(out, 2, "previous", a.buf, p->bytes, p->len, 1);
+		ord_buf_reset(a);
+		if ((err = ord_bundle_attr(a, "side", p->side)) != 0)
+			return err;
+		ord_bundle_elem(out, 2, "previous", a->buf, p->bytes, p->len, 1);
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
 	for (i = 0; i < r->events.n; i++) {
 		const struct ord_rec_event *e = &r->events.v[i];
-		ord_buf_reset(&a);
-		ord_buf_addf(&a, " seq=\"%u\"", e->seq);
-		if ((err = ord_bundle_attr(&a, "phase", e->phase)) != 0 ||
-		    (err = ord_bundle_attr(&a, "kind", e->kind)) != 0)
-			goto out;
-		ord_buf_addf(out, "  <event%s log=\"%lld\"", a.buf, (long long)e->log);
+		ord_buf_reset(a);
+		ord_buf_addf(a, " seq=\"%u\"", e->seq);
+		if ((err = ord_bundle_attr(a, "phase", e->phase)) != 0 ||
+		    (err = ord_bundle_attr(a, "kind", e->kind)) != 0)
+			return err;
+		ord_buf_addf(out, "  <event%s log=\"%lld\"", a->buf, (long long)e->log);
 		if (e->void_log)
 			ord_buf_addf(out, " void-log=\"%lld\"", (long long)e->void_log);
 		ord_buf_adds(out, ">\n");
@@ -260,38 +320,44 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 		if (e->void_log)
 			text_elem(out, 4, "void", "", e->void_reason);
 		ord_buf_adds(out, "  </event>\n");
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
 	for (i = 0; i < r->links.n; i++) {
 		const struct ord_rec_link *k = &r->links.v[i];
-		ord_buf_reset(&a);
-		ord_buf_addf(&a, " index=\"%d\"", k->index);
-		if ((err = ord_bundle_attr(&a, "side", k->side)) != 0)
-			goto out;
-		hexattr(&a, "link", k->link, 32);
-		ord_buf_addf(out, "  <link%s log=\"%lld\"/>\n", a.buf, (long long)k->log);
+		ord_buf_reset(a);
+		ord_buf_addf(a, " index=\"%d\"", k->index);
+		if ((err = ord_bundle_attr(a, "side", k->side)) != 0)
+			return err;
+		hexattr(a, "link", k->link, 32);
+		ord_buf_addf(out, "  <link%s log=\"%lld\"/>\n", a->buf, (long long)k->log);
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
 	for (i = 0; i < r->rolls.n; i++) {
 		const struct ord_rec_roll *o = &r->rolls.v[i];
-		ord_buf_reset(&a);
-		ord_buf_addf(&a, " log=\"%lld\" turn=\"%d\"", (long long)o->log, o->turn);
-		if ((err = ord_bundle_attr(&a, "phase", o->phase)) != 0)
-			goto out;
-		ord_buf_addf(&a, " event=\"%d\"", o->event);
-		if ((err = ord_bundle_attr(&a, "purpose", o->purpose)) != 0)
-			goto out;
+		ord_buf_reset(a);
+		ord_buf_addf(a, " log=\"%lld\" turn=\"%d\"", (long long)o->log, o->turn);
+		if ((err = ord_bundle_attr(a, "phase", o->phase)) != 0)
+			return err;
+		ord_buf_addf(a, " event=\"%d\"", o->event);
+		if ((err = ord_bundle_attr(a, "purpose", o->purpose)) != 0)
+			return err;
 		ord_buf_addf(out, "  <roll%s index=\"%d\" sides=\"%d\" value=\"%d\" fixed=\"%s\"/>\n",
-			     a.buf, o->idx, o->sides, o->value, o->fixed ? "yes" : "no");
+			     a->buf, o->idx, o->sides, o->value, o->fixed ? "yes" : "no");
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
 	for (i = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *o = &r->results.v[i];
-		ord_buf_reset(&a);
-		ord_buf_addf(&a, " log=\"%lld\" turn=\"%d\"", (long long)o->log, o->turn);
-		if ((err = ord_bundle_attr(&a, "phase", o->phase)) != 0)
-			goto out;
-		ord_buf_addf(&a, " event=\"%d\"", o->event);
-		if ((err = ord_bundle_attr(&a, "unit", o->unit)) != 0)
-			goto out;
-		ord_buf_addf(out, "  <result%s>\n", a.buf);
+		ord_buf_reset(a);
+		ord_buf_addf(a, " log=\"%lld\" turn=\"%d\"", (long long)o->log, o->turn);
+		if ((err = ord_bundle_attr(a, "phase", o->phase)) != 0)
+			return err;
+		ord_buf_addf(a, " event=\"%d\"", o->event);
+		if ((err = ord_bundle_attr(a, "unit", o->unit)) != 0)
+			return err;
+		ord_buf_addf(out, "  <result%s>\n", a->buf);
 		text_elem(out, 4, "values", "", o->values);
 		if (o->texts.n < 2) {
 			text_elem(out, 4, "explanation", "", o->explanation);
@@ -299,24 +365,28 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 			/* one <explanation lang=".."> per language, the module's first */
 			size_t j;
 			for (j = 0; j < o->texts.n; j++) {
-				ord_buf_reset(&a);
-				if ((err = ord_bundle_attr(&a, "lang", o->texts.items[j].key)) != 0)
-					goto out;
-				text_elem(out, 4, "explanation", a.buf, o->texts.items[j].value);
+				ord_buf_reset(a);
+				if ((err = ord_bundle_attr(a, "lang", o->texts.items[j].key)) != 0)
+					return err;
+				text_elem(out, 4, "explanation", a->buf, o->texts.items[j].value);
 			}
 		}
 		ord_buf_adds(out, "  </result>\n");
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
 	for (i = 0; i < r->states.n; i++) {
 		const struct ord_rec_state *o = &r->states.v[i];
-		ord_buf_reset(&a);
-		ord_buf_addf(&a, " log=\"%lld\"", (long long)o->log);
-		if ((err = ord_bundle_attr(&a, "unit", o->unit)) != 0)
-			goto out;
-		ord_buf_addf(out, "  <state%s turn=\"%d\" phase=\"%d\">\n", a.buf, o->turn, o->phase);
+		ord_buf_reset(a);
+		ord_buf_addf(a, " log=\"%lld\"", (long long)o->log);
+		if ((err = ord_bundle_attr(a, "unit", o->unit)) != 0)
+			return err;
+		ord_buf_addf(out, "  <state%s turn=\"%d\" phase=\"%d\">\n", a->buf, o->turn, o->phase);
 		text_elem(out, 4, "attrs", "", o->attrs);
 		text_elem(out, 4, "value", "", o->value);
 		ord_buf_adds(out, "  </state>\n");
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
 	for (i = 0; i < r->heads.n; i++) {
 		const struct ord_rec_head *h = &r->heads.v[i];
@@ -327,12 +397,33 @@ int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsi
 			hexattr(out, "seed-commitment", h->seed_commitment, 32);
 		hexattr(out, "signature", h->signature, 64);
 		ord_buf_adds(out, "/>\n");
+		if ((err = spill(w, 0)) != 0)
+			return err;
 	}
-	ord_bundle_sign(out, sk);
-out:
-	ord_canon_config_release(&cfg);
-	ord_buf_release(&a);
-	ord_buf_release(&body);
+	return 0;
+}
+
+int ord_bundle_writer_end(struct ord_bundle_writer *w)
+{
+	stage_to(w, PAST_LOG);
+	return spill(w, 1);
+}
+
+void ord_bundle_writer_release(struct ord_bundle_writer *w)
+{
+	ord_buf_release(&w->a);
+	ord_buf_release(&w->body);
+}
+
+int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsigned char sk[64])
+{
+	struct ord_bundle_writer w;
+	int err;
+
+	if ((err = ord_bundle_writer_begin(&w, out, r, NULL, NULL)) == 0 &&
+	    (err = ord_bundle_writer_rows(&w, r)) == 0 && (err = ord_bundle_writer_end(&w)) == 0)
+		ord_bundle_sign(out, sk);
+	ord_bundle_writer_release(&w);
 	return err;
 }
 

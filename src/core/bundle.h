@@ -57,6 +57,33 @@ struct ord_record;
 /* Write a turn's record (core/record.h) as a bundle signed with sk. */
 int ord_bundle_write(struct ord_buf *out, const struct ord_record *r, const unsigned char sk[64]);
 
+/* The same bundle written a part at a time (export to a file: the rows
+ * of a turn as ord_store_record_stream hands them on, never held whole).
+ * begin writes the document's start from head (a record with all but its
+ * rows, and of its log the first entry: ord_store_record_head); rows the
+ * rows a record holds, each table's after those given before, in the
+ * bundle's order (its parts in that order across the calls); end closes
+ * what is open.  The bytes go to out; with a flush, out is handed to it
+ * each time it holds 64 KiB and at the end, and emptied.  Unsigned: the
+ * caller signs the bytes (ord_bundle_sign, or ord_sig_bundle_msg of them
+ * as a file holds them), then appends ORD_BUNDLE_SIG_OPEN, the signature
+ * in hex and ORD_BUNDLE_SIG_CLOSE.  0, or the first error (a value that
+ * cannot be written, flush's own); release in any case. */
+struct ord_bundle_writer {
+	struct ord_buf *out;
+	int (*flush)(void *ud, const char *bytes, size_t len);
+	void *ud;
+	int stage;
+	unsigned char prev[32];
+	struct ord_buf a, body;
+};
+int ord_bundle_writer_begin(struct ord_bundle_writer *w, struct ord_buf *out,
+			    const struct ord_record *head,
+			    int (*flush)(void *ud, const char *bytes, size_t len), void *ud);
+int ord_bundle_writer_rows(struct ord_bundle_writer *w, const struct ord_record *r);
+int ord_bundle_writer_end(struct ord_bundle_writer *w);
+void ord_bundle_writer_release(struct ord_bundle_writer *w);
+
 /* The bundle's len bytes read into r (initialised) as the verifier reads
  * them, every row kept, nothing checked but the form: 0 or the reader's
  * error (a test looks at what the record holds). */

@@ -264,7 +264,8 @@ int ord_store_record_load(sqlite3 *db, int turn, struct ord_record *r)
 /* The rows of a record each part is read from, in the record's order: a
  * query bound to (turn, first, last) as rows() binds it, the ?N = ?N
  * binding a number a query does not use. */
-enum { EVENT_ROWS = 2 }; /* part_rows' events, read before the log */
+/* part_rows' events, read before the log, and its witness links */
+enum { EVENT_ROWS = 2, LINK_ROWS = 7 };
 static const struct part_rows {
 	unsigned part;                              /* ORD_REC_* */
 	const char *sql;                            /* the query */
@@ -304,6 +305,13 @@ static const struct part_rows {
 	  "AND void_log IS NOT NULL AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
 	  put_event, "reading voided events" },
 };
+
+/* The sheets of the turn before that a turn's stand-ins repeat (put_prev). */
+#define PREVIOUS_ROWS                                                                             \
+	"SELECT side.name, p.bytes FROM sheet s JOIN side ON side.id = s.side_id "                \
+	"JOIN sheet p ON p.side_id = s.side_id AND p.turn = s.turn - 1 AND p.version = "          \
+	"(SELECT max(version) FROM sheet q WHERE q.turn = s.turn - 1 AND q.side_id = s.side_id) " \
+	"WHERE s.turn = ?1 AND s.source <> 'submitted' AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id"
 
 /* What a record read a phase at a time (ORD_REC_BY_PHASE) knows of its
  * rolls, results and states: how many each log entry has, chosen as the
@@ -466,12 +474,7 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 		r->rows_ud = db;
 	}
 	if (turn > 1 && (parts & ORD_REC_SHEETS) &&
-	    (err = rows(&l,
-			"SELECT side.name, p.bytes FROM sheet s JOIN side ON side.id = s.side_id "
-			"JOIN sheet p ON p.side_id = s.side_id AND p.turn = s.turn - 1 AND p.version = "
-			"(SELECT max(version) FROM sheet q WHERE q.turn = s.turn - 1 AND q.side_id = s.side_id) "
-			"WHERE s.turn = ?1 AND s.source <> 'submitted' AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
-			put_prev, "reading the sheets of the turn before")) != 0)
+	    (err = rows(&l, PREVIOUS_ROWS, put_prev, "reading the sheets of the turn before")) != 0)
 		goto out;
 out:
 	ord_record_by_log_release(&by_log);
@@ -581,5 +584,231 @@ static int entry_rows_each(void *ud, int64_t seq, const struct ord_rows_sink *si
 	if (!err && sink->state)
 		err = chunk_rows(&c, &entry_rows[2], -1);
 	ord_record_release(&c.tmp);
+	return err;
+}
+
+/* ---- a turn's record as a stream (export) ---- */
+
+/* The log's stretch a turn's record holds (ord_store_record_load_parts):
+ * from its opening to the next turn's, or to the head while there is none. */
+static int span(sqlite3 *db, const struct ord_store_turn *t, int turn, int64_t *first, int64_t *last)
+{
+	struct ord_store_turn next;
+	unsigned char head_hash[32];
+	int err;
+
+	*first = t->log_seq;
+	if ((err = ord_store_log_head(db, last, head_hash)) != 0)
+		return err;
+	err = ord_store_turn_read(db, turn + 1, &next);
+	if (!err)
+		*last = next.log_seq;
+	else if (err != ORD_ENOTFOUND)
+		return err;
+	ord_error_clear();
+	return 0;
+}
+
+/* Stops ord_store_log_each after the first entry. */
+enum { FIRST_ONLY = 1 };
+
+static int first_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
+{
+	put_entry(ud, e, prev);
+	return FIRST_ONLY;
+}
+
+int ord_store_record_head(sqlite3 *db, int turn, struct ord_record *r)
+{
+	struct ord_store_game g;
+	struct ord_store_turn t;
+	struct load l;
+	int err;
+
+	ord_record_init(r);
+	memset(&g, 0, sizeof(g));
+	memset(&l, 0, sizeof(l));
+	l.scratch = (struct ord_buf)ORD_BUF_INIT;
+	l.db = db;
+	l.r = r;
+	r->turn = turn;
+	if ((err = ord_store_turn_read(db, turn, &t)) != 0 ||
+	    (err = ord_store_game_read(db, &g, 1)) != 0)
+		goto out;
+	memcpy(r->game_id, g.game_id, 16);
+	if (g.have_pk)
+		memcpy(r->key, g.pk, 32);
+	r->title = g.title;
+	g.title = NULL;
+	r->scenario = g.scenario;
+	r->scenario_len = g.scenario_len;
+	g.scenario = NULL;
+	r->tables = g.tables ? g.tables : ord_strdup("");
+	r->tables_len = g.tables ? g.tables_len : 0;
+	g.tables = NULL;
+	r->exchanged = t.state == ORD_TURN_EXCHANGED;
+	r->have_seed = 1;
+	memcpy(r->seed, t.seed, 32);
+	r->have_referee_witness = t.have_referee_witness;
+	memcpy(r->referee_witness, t.referee_witness, 32);
+	if ((err = span(db, &t, turn, &l.first, &l.last)) != 0)
+		goto out;
+	err = ord_store_log_each(db, l.first, l.last, first_entry, &l);
+	if (err == FIRST_ONLY)
+		err = 0;
+out:
+	ord_buf_release(&l.scratch);
+	ord_store_game_release(&g);
+	if (err)
+		ord_record_release(r);
+	return err;
+}
+
+/* The rows of a stream, a chunk at a time: each chunk holds rows of one
+ * part only, and is handed on when it holds ord_record_chunk() rows, or
+ * its part's rows end. */
+struct stream {
+	struct load l;
+	struct ord_record tmp;
+	size_t chunk;
+	int turn;
+	int (*rows)(void *ud, const struct ord_record *chunk);
+	void *ud;
+};
+
+static size_t held(const struct ord_record *r)
+{
+	return r->units.n + r->entries.n + r->commits.n + r->sheets.n + r->previous.n +
+	       r->events.n + r->links.n + r->rolls.n + r->results.n + r->states.n + r->heads.n;
+}
+
+static int hand_on(struct stream *s)
+{
+	int err = held(&s->tmp) ? s->rows(s->ud, &s->tmp) : 0;
+
+	ord_record_release(&s->tmp);
+	ord_record_init(&s->tmp);
+	s->tmp.turn = s->turn;
+	return err;
+}
+
+static int stream_unit(void *ud, const struct ord_store_unit *u)
+{
+	struct stream *s = ud;
+
+	if (held(&s->tmp) >= s->chunk) {
+		int err = hand_on(s);
+		if (err)
+			return err;
+	}
+	return put_unit(&s->l, u);
+}
+
+static int stream_entry(void *ud, const struct ord_rec_entry *e, const unsigned char prev[32])
+{
+	struct stream *s = ud;
+
+	if (held(&s->tmp) >= s->chunk) {
+		int err = hand_on(s);
+		if (err)
+			return err;
+	}
+	return put_entry(&s->l, e, prev);
+}
+
+/* A query of part_rows (or the sheets of the turn before) bound as rows()
+ * binds it, in chunks; idcol as chunk_rows's. */
+static int stream_rows(struct stream *s, const char *sql,
+		       void (*put)(struct load *, sqlite3_stmt *), const char *what, int idcol)
+{
+	sqlite3_stmt *st = NULL;
+	int err = 0, rc;
+
+	if ((err = ord_store_stmt(s->l.db, &st, sql)) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, s->turn);
+	sqlite3_bind_int64(st, 2, s->l.first);
+	sqlite3_bind_int64(st, 3, s->l.last);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (held(&s->tmp) >= s->chunk &&
+		    (idcol < 0 || sqlite3_column_int64(st, idcol) != s->l.last_result) &&
+		    (err = hand_on(s)) != 0)
+			break;
+		put(&s->l, st);
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ord_store_error(s->l.db, what);
+	ord_store_stmt_done(st);
+	if (!err)
+		err = hand_on(s);
+	return err;
+}
+
+/* part_rows' entry of a part */
+static const struct part_rows *part_of(unsigned part)
+{
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(part_rows); i++)
+		if (part_rows[i].part == part)
+			return &part_rows[i];
+	return NULL;
+}
+
+int ord_store_record_stream(sqlite3 *db, int turn,
+			    int (*fn)(void *ud, const struct ord_record *chunk), void *ud)
+{
+	struct ord_store_turn t;
+	struct stream s;
+	int err;
+
+	memset(&s, 0, sizeof(s));
+	s.l.db = db;
+	s.l.r = &s.tmp;
+	s.chunk = ord_record_chunk();
+	s.turn = turn;
+	s.rows = fn;
+	s.ud = ud;
+	ord_record_init(&s.tmp);
+	s.tmp.turn = turn;
+	if ((err = ord_store_turn_read(db, turn, &t)) != 0 ||
+	    (err = span(db, &t, turn, &s.l.first, &s.l.last)) != 0)
+		goto out;
+	/* in the bundle's order (ord_bundle_write): the units, the log, the
+	 * commitments, the sheets, those of the turn before, the events, the
+	 * witness links, the rolls, the results, the states, the heads */
+	if ((err = ord_store_openings_each(db, turn, stream_unit, &s)) != 0 ||
+	    (err = hand_on(&s)) != 0 ||
+	    (err = ord_store_log_each(db, s.l.first, s.l.last, stream_entry, &s)) != 0 ||
+	    (err = hand_on(&s)) != 0)
+		goto out;
+	err = stream_rows(&s, part_of(ORD_REC_COMMITS)->sql, put_commit,
+			  part_of(ORD_REC_COMMITS)->what, -1);
+	if (!err)
+		err = stream_rows(&s, part_of(ORD_REC_SHEETS)->sql, put_sheet,
+				  part_of(ORD_REC_SHEETS)->what, -1);
+	if (!err && turn > 1)
+		err = stream_rows(&s, PREVIOUS_ROWS, put_prev,
+				  "reading the sheets of the turn before", -1);
+	if (!err)
+		err = stream_rows(&s, part_of(ORD_REC_EVENTS)->sql, put_event,
+				  part_of(ORD_REC_EVENTS)->what, -1);
+	if (!err)
+		err = stream_rows(&s, part_rows[LINK_ROWS].sql, put_link, part_rows[LINK_ROWS].what,
+				  -1);
+	if (!err)
+		err = stream_rows(&s, part_of(ORD_REC_ROLLS)->sql, put_roll,
+				  part_of(ORD_REC_ROLLS)->what, -1);
+	if (!err)
+		err = stream_rows(&s, part_of(ORD_REC_RESULTS)->sql, put_result,
+				  part_of(ORD_REC_RESULTS)->what, 7);
+	if (!err)
+		err = stream_rows(&s, part_of(ORD_REC_STATES)->sql, put_state,
+				  part_of(ORD_REC_STATES)->what, -1);
+	if (!err)
+		err = stream_rows(&s, part_of(ORD_REC_HEADS)->sql, put_head,
+				  part_of(ORD_REC_HEADS)->what, -1);
+out:
+	ord_record_release(&s.tmp);
 	return err;
 }

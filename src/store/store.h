@@ -401,6 +401,21 @@ enum {
 /* ord_store_record_load of the parts named (ORD_REC_*): the others are
  * left empty, and such a record is not one to verify or export. */
 int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *out);
+/* A turn's record as export streams it into a bundle (ord_bundle_writer),
+ * read by the same queries in the same order as ord_store_record_load:
+ * ord_store_record_head reads into out all but its rows (the game's
+ * title, scenario, tables, key, the turn's seed and witness start), and of
+ * its log only the first entry, whose config the bundle's header says;
+ * ord_store_record_stream then hands its rows to rows, in the bundle's
+ * order (the units as the turn opened, the log, the commitments, the
+ * sheets, those of the turn before its stand-ins repeat, the events, the
+ * witness links, the rolls, the results, the unit states, the heads), a
+ * chunk of at most ord_record_chunk() rows of one part at a time (a
+ * result's languages never split), each chunk living only during its
+ * call.  A non-zero return of rows stops the stream and is returned. */
+int ord_store_record_head(sqlite3 *db, int turn, struct ord_record *out);
+int ord_store_record_stream(sqlite3 *db, int turn,
+			    int (*rows)(void *ud, const struct ord_record *chunk), void *ud);
 /* A record holding only the rolls, results and unit states that log entry
  * seq vouches for, in the order a whole record holds them (what
  * ord_phase_rows_digest reads): one seek down each table's log_seq index,
