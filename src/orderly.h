@@ -964,6 +964,16 @@ int ord_game_audit_heads(ord_game *g, int turn, const struct ord_head *heads, si
 
 /* Export an exchanged turn as a signed bundle (an XML document). */
 int ord_game_export(ord_game *g, int turn, struct ord_buf *out);
+/* The same bundle, byte for byte, written into fd (an empty regular file
+ * open for reading and writing; name for messages) as it is made, never
+ * held whole: the turn's rows read by the same queries in the same order,
+ * the document signed as it is read back (each piece held to the hash of
+ * what was written), synced, and then verified from the file in pieces as
+ * `orderly verify FILE` reads it.  *len the bundle's bytes.  Refused as
+ * ord_game_export refuses, with the same messages; the file then holds no
+ * bundle to keep (the caller removes it).  ORD_ECANTWRITE when the file
+ * cannot be written or changed under it. */
+int ord_game_export_fd(ord_game *g, int turn, int fd, const char *name, size_t *len);
 /* 32 bytes that name what ord_game_export of turn writes: the same while
  * the bundle would be the same, another when anything it holds changed
  * (the game, the turn, the last log entry it holds), so that a bundle

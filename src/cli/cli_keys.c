@@ -3,6 +3,7 @@
  * (see cli_keys.h).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +182,24 @@ void cli_protect_file(const char *path, int game)
 	nprotected++;
 }
 
+/* Said unless a caller only asks (cli_output_open): cli_write_output says
+ * it when it is asked again. */
+static int hush;
+
+static void say(const char *fmt, ...)
+{
+	struct ord_buf msg = ORD_BUF_INIT;
+	va_list ap;
+
+	if (hush)
+		return;
+	va_start(ap, fmt);
+	ord_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	cli_error("%s", msg.buf);
+	ord_buf_release(&msg);
+}
+
 /* 1, said, when an output to target would replace a file this run reads:
  * by its name or another (a hard link, a link followed), or, for a game,
  * SQLite's files beside it, whose loss or garbage loses the game. */
@@ -200,17 +219,17 @@ static int replaces_protected(const char *path, const char *target)
 			if (!strncmp(t, p->path, n) && !strcmp(t + n, beside[k])) {
 				hit = 1;
 				if (k == 0)
-					cli_error("cannot write '%s': it is this command's %s (give another file's path)",
-						  path, p->game ? "game file" : "key file");
+					say("cannot write '%s': it is this command's %s (give another file's path)",
+					    path, p->game ? "game file" : "key file");
 				else
-					cli_error("cannot write '%s': it is SQLite's %s of the game file '%s' (give another file's path)",
-						  path, beside[k] + 1, p->path);
+					say("cannot write '%s': it is SQLite's %s of the game file '%s' (give another file's path)",
+					    path, beside[k] + 1, p->path);
 			}
 		if (!hit && have && stat(p->path, &ps) == 0 && ps.st_dev == ts.st_dev &&
 		    ps.st_ino == ts.st_ino) {
 			hit = 1;
-			cli_error("cannot write '%s': it is this command's %s, '%s', under another name (give another file's path)",
-				  path, p->game ? "game file" : "key file", p->path);
+			say("cannot write '%s': it is this command's %s, '%s', under another name (give another file's path)",
+			    path, p->game ? "game file" : "key file", p->path);
 		}
 	}
 	free(t);
@@ -231,14 +250,14 @@ static char *new_file(const char *path)
 		dir[slash == path ? 1 : slash - path] = '\0';
 	/* in the words of a game file that cannot be created (store.c) */
 	if (stat(dir, &st) < 0 && errno == ENOENT)
-		cli_error("cannot create '%s': directory '%s' does not exist", path, dir);
+		say("cannot create '%s': directory '%s' does not exist", path, dir);
 	else if (stat(dir, &st) < 0)
-		cli_error("cannot create '%s': %s", path, strerror(errno));
+		say("cannot create '%s': %s", path, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
-		cli_error("cannot create '%s': '%s' is not a directory", path, dir);
+		say("cannot create '%s': '%s' is not a directory", path, dir);
 	else if (access(dir, W_OK | X_OK) < 0)
-		cli_error("cannot create '%s': directory '%s' may not be written (%s)", path, dir,
-			  strerror(errno));
+		say("cannot create '%s': directory '%s' may not be written (%s)", path, dir,
+		    strerror(errno));
 	else
 		ok = 1;
 	free(dir);
@@ -259,28 +278,28 @@ static char *output_file(const char *path)
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return new_file(path);
-		cli_error("cannot write '%s': %s", path, strerror(errno));
+		say("cannot write '%s': %s", path, strerror(errno));
 		return NULL;
 	}
 	if (S_ISREG(st.st_mode))
 		return ord_strdup(path);
 	if (S_ISLNK(st.st_mode)) {
 		if (!(real = realpath(path, NULL))) {
-			cli_error("cannot write '%s': it is a link to a file that cannot be reached (%s)",
-				  path, strerror(errno));
+			say("cannot write '%s': it is a link to a file that cannot be reached (%s)",
+			    path, strerror(errno));
 			return NULL;
 		}
 		if (stat(real, &st) == 0 && S_ISREG(st.st_mode))
 			return real;
 		free(real);
 	}
-	cli_error("cannot write '%s': it is %s, not a file (give a file's path; without -o the output goes to standard output)",
-		  path,
-		  S_ISLNK(st.st_mode)                          ? "a link to no regular file"
-		  : S_ISDIR(st.st_mode)                        ? "a directory"
-		  : S_ISFIFO(st.st_mode)                       ? "a pipe"
-		  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-							       : "a special file");
+	say("cannot write '%s': it is %s, not a file (give a file's path; without -o the output goes to standard output)",
+	    path,
+	    S_ISLNK(st.st_mode)                          ? "a link to no regular file"
+	    : S_ISDIR(st.st_mode)                        ? "a directory"
+	    : S_ISFIFO(st.st_mode)                       ? "a pipe"
+	    : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+							 : "a special file");
 	return NULL;
 }
 
@@ -371,6 +390,59 @@ int cli_write_output(const char *path, const char *bytes, size_t len)
 	}
 	free(tmp);
 	free(target);
+	return rc;
+}
+
+int cli_output_open(const char *path, struct cli_output *o)
+{
+	struct ord_buf t = ORD_BUF_INIT;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	if (!path || !strcmp(path, "-"))
+		return -1;
+	hush = 1;
+	o->target = output_target(path);
+	hush = 0;
+	if (!o->target)
+		return -1;
+	ord_buf_addf(&t, "%s.tmp-%ld", o->target, (long)getpid());
+	o->fd = open(t.buf, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (o->fd < 0) {
+		ord_buf_release(&t);
+		free(o->target);
+		o->target = NULL;
+		return -1;
+	}
+	o->path = path;
+	o->tmp = ord_buf_detach(&t, NULL);
+	return 0;
+}
+
+int cli_output_close(struct cli_output *o, int keep)
+{
+	int rc = 0;
+
+	if (o->fd < 0)
+		return 0;
+	if (keep && close(o->fd) < 0) {
+		cli_error("cannot write '%s': %s", o->path, strerror(errno));
+		keep = 0;
+		rc = CLI_CANTCREAT;
+	} else if (!keep) {
+		close(o->fd);
+	}
+	if (keep && rename(o->tmp, o->target) < 0) {
+		cli_error("cannot write '%s': %s", o->path, strerror(errno));
+		keep = 0;
+		rc = CLI_CANTCREAT;
+	}
+	if (!keep)
+		unlink(o->tmp);
+	o->fd = -1;
+	free(o->tmp);
+	free(o->target);
+	o->tmp = o->target = NULL;
 	return rc;
 }
 

@@ -39,6 +39,22 @@ int cli_witness_record_heads(const char *path, struct ord_head **heads, size_t *
  * standard output when path is NULL or "-".  Prints the error, returns
  * its exit status or 0. */
 int cli_write_output(const char *path, const char *bytes, size_t len);
+/* An output written into its file as it is made (export's bundle): a new
+ * temporary file beside path's target (cli_write_output's), open for
+ * reading and writing, put in its place by cli_output_close.  -1, said
+ * nothing, when path is standard output or cannot be written (the caller
+ * then makes the output in memory and cli_write_output says why, after
+ * what making it says). */
+struct cli_output {
+	const char *path;
+	char *tmp;
+	char *target;
+	int fd;
+};
+int cli_output_open(const char *path, struct cli_output *o);
+/* keep: closed and renamed into place (the file synced by its writer),
+ * else removed.  Prints the error, returns its exit status or 0. */
+int cli_output_close(struct cli_output *o, int keep);
 /* 0 when cli_write_output could write to path, else its exit status,
  * said: for an output written after the change it follows, asked before
  * the change (a file this run reads, a directory). */

@@ -2,7 +2,9 @@
  * cmd_export.c - `orderly export GAME --turn N [-o FILE] [--key FILE]`:
  * write an exchanged turn as a bundle signed by the game's key, to FILE or
  * standard output.  Refused for a turn not yet exchanged: its nonces and
- * dice seed are still secret.
+ * dice seed are still secret.  To FILE the bundle is written as it is
+ * made into a file beside it, never held whole, and put in FILE once
+ * verified (ord_game_export_fd); to standard output it is made in memory.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf out = ORD_BUF_INIT;
+	struct cli_output o;
 	const char *turn_s = NULL, *output = NULL, *key = NULL;
 	struct ord_keypair kp;
 	ord_game *g = NULL;
@@ -24,6 +27,8 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 	};
 
 	memset(&kp, 0, sizeof(kp));
+	memset(&o, 0, sizeof(o));
+	o.fd = -1;
 	cli_long_option(argc, argv, "-o", "--output");
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		return rc;
@@ -43,12 +48,24 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(rc);
 		goto out;
 	}
-	rc = ord_game_export(g, turn, &out);
-	if (rc < 0) {
-		rc = cli_fail(rc);
-		goto out;
+	if (cli_output_open(output, &o) == 0) {
+		/* to a file: written as it is made, verified from the file,
+		 * and put in place only then */
+		size_t len;
+		rc = ord_game_export_fd(g, turn, o.fd, output, &len);
+		if (rc < 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
+		rc = cli_output_close(&o, 1);
+	} else {
+		rc = ord_game_export(g, turn, &out);
+		if (rc < 0) {
+			rc = cli_fail(rc);
+			goto out;
+		}
+		rc = cli_write_output(output, out.buf, out.len);
 	}
-	rc = cli_write_output(output, out.buf, out.len);
 	{
 		struct ord_game_status st;
 		/* the bundle says so (dice="fixed"), and verify: the referee
@@ -60,6 +77,7 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 				  argv[1]);
 	}
 out:
+	cli_output_close(&o, 0);
 	memset(&kp, 0, sizeof(kp));
 	if (g)
 		ord_game_free(g);

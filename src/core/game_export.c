@@ -14,9 +14,25 @@
  * attack 32).  Refused when a check fails (the failures the verifier
  * hands over, ord_verify_opts.failed); its notes and what it did not
  * check (no receipt, fixed dice) refuse nothing.
+ *
+ * To a file (ord_game_export_fd, the CLI's -o) the bundle is never held
+ * whole: its rows are read a chunk at a time by the record's own queries
+ * (ord_store_record_stream) and written as they come by the writer
+ * ord_bundle_write uses (ord_bundle_writer), so the bytes are the same.
+ * Its signature signs the length of the document before its bytes
+ * (ord_sig_bundle_msg), which is known only at its end: the document is
+ * read back from the file and signed then, each byte held to the hash of
+ * what was written (a file changed under the export is not signed), and
+ * the file verified in pieces as `orderly verify FILE` reads it
+ * (ord_bundle_verify_file).  Its memory is the verifier's, about 1 KiB a
+ * unit; held in memory, the bundle and the verifier's record beside it
+ * were 3.6 KiB.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sodium.h>
 
 #include "core/bundle.h"
 #include "core/crypto.h"
@@ -154,8 +170,10 @@ static int refuse_failed(ord_game *g, int turn, const struct failed *f)
 }
 
 /* The bundle made (len bytes) through the verifier, as a player runs it
- * with the game's key: 0 when every check holds, else the refusal. */
-static int check_made(ord_game *g, int turn, const char *bytes, size_t len)
+ * with the game's key: 0 when every check holds, else the refusal.  From
+ * bytes, or when fd is not -1, from that file as `orderly verify FILE`
+ * reads it (ord_bundle_verify_file, in pieces). */
+static int check_made(ord_game *g, int turn, const char *bytes, size_t len, int fd)
 {
 	struct ord_buf findings = ORD_BUF_INIT;
 	struct ord_verify_opts vo;
@@ -169,7 +187,10 @@ static int check_made(ord_game *g, int turn, const char *bytes, size_t len)
 	vo.failed = failed_take;
 	vo.failed_ud = &f;
 	snprintf(name, sizeof(name), "the bundle of turn %d", turn);
-	err = ord_bundle_verify(bytes, len, name, &vo, &findings);
+	if (fd >= 0)
+		err = ord_bundle_verify_file(fd, len, name, &vo, &findings);
+	else
+		err = ord_bundle_verify(bytes, len, name, &vo, &findings);
 	if (err == ORD_ETAMPERED)
 		err = refuse_failed(g, turn, &f);
 	else if (err == ORD_EBADDATA)
@@ -183,10 +204,12 @@ static int check_made(ord_game *g, int turn, const char *bytes, size_t len)
 	return err;
 }
 
-static int export(ord_game *g, int turn, struct ord_buf *out, int checked)
+/* What an export checks before it reads the record, in a read
+ * transaction it leaves open when it returns 0: the turn exchanged, the
+ * key at hand, the sheets not too many. */
+static int export_start(ord_game *g, int turn)
 {
 	struct ord_store_turn t;
-	struct ord_record r;
 	int64_t sheets = 0;
 	int err;
 
@@ -206,8 +229,19 @@ static int export(ord_game *g, int turn, struct ord_buf *out, int checked)
 	if ((err = ord_store_record_sheet_bytes(g->db, turn, &sheets)) == 0 &&
 	    (sheets + 2) / 3 * 4 > (int64_t)export_max)
 		err = too_large(turn, (sheets + 2) / 3 * 4, "its sheets alone, in base64, take");
-	if (!err)
-		err = ord_store_record_load(g->db, turn, &r);
+	if (err)
+		ord_store_end_read(g->db);
+	return err;
+}
+
+static int export(ord_game *g, int turn, struct ord_buf *out, int checked)
+{
+	struct ord_record r;
+	int err;
+
+	if ((err = export_start(g, turn)) != 0)
+		return err;
+	err = ord_store_record_load(g->db, turn, &r);
 	ord_store_end_read(g->db);
 	if (err)
 		return err;
@@ -216,7 +250,7 @@ static int export(ord_game *g, int turn, struct ord_buf *out, int checked)
 	if (!err && out->len > export_max)
 		err = too_large(turn, (int64_t)out->len, "it takes");
 	if (!err && checked)
-		err = check_made(g, turn, out->buf, out->len);
+		err = check_made(g, turn, out->buf, out->len, -1);
 	if (err)
 		ord_buf_release(out);
 	return err;
@@ -230,4 +264,162 @@ int ord_game_export(ord_game *g, int turn, struct ord_buf *out)
 int ord_game_export_unchecked(ord_game *g, int turn, struct ord_buf *out)
 {
 	return export(g, turn, out, 0);
+}
+
+/* ---- to a file, a piece at a time ---- */
+
+/* The signature's element and the document's end: their bytes. */
+#define SIG_TAIL (sizeof(ORD_BUNDLE_SIG_OPEN) - 1 + 128 + sizeof(ORD_BUNDLE_SIG_CLOSE) - 1)
+#define FILE_PIECE ((size_t)64 * 1024)
+
+struct file_out {
+	int fd;
+	const char *name;
+	size_t len; /* the bytes before the signature, written or counted */
+	/* the bytes written, hashed as they go (BLAKE2b-256), so that what
+	 * is signed, read back from the file, is known to be them */
+	crypto_generichash_state hash;
+};
+
+static int cannot_write(const char *name)
+{
+	return ord_error_set(ORD_ECANTWRITE, "cannot write '%s': %s", name, strerror(errno));
+}
+
+static int pwrite_all(int fd, const char *b, size_t n, size_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, b, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		b += w;
+		n -= (size_t)w;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+/* The writer's bytes into the file; past the largest bundle written only
+ * counted (the refusal says how large it would have been). */
+static int to_file(void *ud, const char *bytes, size_t n)
+{
+	struct file_out *f = ud;
+
+	ord_store_test_pause("export");
+	if (f->len + n + SIG_TAIL <= export_max) {
+		if (pwrite_all(f->fd, bytes, n, f->len) < 0)
+			return cannot_write(f->name);
+		crypto_generichash_update(&f->hash, (const unsigned char *)bytes, n);
+	}
+	f->len += n;
+	return 0;
+}
+
+static int write_rows(void *ud, const struct ord_record *chunk)
+{
+	return ord_bundle_writer_rows(ud, chunk);
+}
+
+/* Sign the document the file holds (f->len bytes): ord_sig_bundle_msg
+ * puts their length before them, so the message is made as they are read
+ * back, in pieces, each held to the hash of what was written; then the
+ * signature's element and the end appended. */
+static int sign_file(struct file_out *f, const unsigned char sk[64])
+{
+	unsigned char written[32], read[32], msg[32], sig[64];
+	crypto_generichash_state again;
+	struct ord_digest d;
+	struct ord_buf tail = ORD_BUF_INIT;
+	char *buf = ord_xmalloc(FILE_PIECE);
+	size_t off, n;
+	int err = 0;
+
+	crypto_generichash_final(&f->hash, written, 32);
+	crypto_generichash_init(&again, NULL, 0, 32);
+	ord_digest_init(&d, ORD_SIG_BUNDLE_TAG);
+	ord_digest_int(&d, (int64_t)f->len);
+	for (off = 0; off < f->len; off += n) {
+		ssize_t got;
+		n = f->len - off < FILE_PIECE ? f->len - off : FILE_PIECE;
+		got = pread(f->fd, buf, n, (off_t)off);
+		if (got < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (got <= 0)
+			break;
+		n = (size_t)got;
+		crypto_generichash_update(&d.st, (const unsigned char *)buf, n);
+		crypto_generichash_update(&again, (const unsigned char *)buf, n);
+	}
+	free(buf);
+	crypto_generichash_final(&again, read, 32);
+	ord_digest_final(&d, msg);
+	if (off != f->len || sodium_memcmp(written, read, 32) != 0)
+		return ord_error_set(ORD_ECANTWRITE,
+				     "'%s' changed while the bundle was written to it (%zu of its %zu bytes read back, %s): nothing was signed",
+				     f->name, off, f->len,
+				     off != f->len ? "the rest could not be read"
+						   : "not the bytes written");
+	ord_sig_sign(sig, msg, sk);
+	ord_buf_adds(&tail, ORD_BUNDLE_SIG_OPEN);
+	ord_buf_add_hex(&tail, sig, 64);
+	ord_buf_adds(&tail, ORD_BUNDLE_SIG_CLOSE);
+	if (pwrite_all(f->fd, tail.buf, tail.len, f->len) < 0)
+		err = cannot_write(f->name);
+	ord_buf_release(&tail);
+	return err;
+}
+
+int ord_game_export_fd(ord_game *g, int turn, int fd, const char *name, size_t *len)
+{
+	struct ord_bundle_writer w;
+	struct ord_buf piece = ORD_BUF_INIT;
+	struct ord_record head;
+	struct file_out f;
+	int err;
+
+	*len = 0;
+	if ((err = export_start(g, turn)) != 0)
+		return err;
+	memset(&f, 0, sizeof(f));
+	f.fd = fd;
+	f.name = name;
+	crypto_generichash_init(&f.hash, NULL, 0, 32);
+	/* every row read once: SQLite's default cache, as an audit's pass
+	 * (the game's, up to 16 MiB, would be held through the verify) */
+	if ((err = ord_store_cache_for_scan(g->db, 1)) == 0 &&
+	    (err = ord_store_record_head(g->db, turn, &head)) == 0) {
+		err = ord_bundle_writer_begin(&w, &piece, &head, to_file, &f);
+		/* the scenario, the largest of what the head holds, is written */
+		ord_record_release(&head);
+		if (!err)
+			err = ord_store_record_stream(g->db, turn, write_rows, &w);
+		if (!err)
+			err = ord_bundle_writer_end(&w);
+		ord_bundle_writer_release(&w);
+	}
+	ord_store_end_read(g->db);
+	ord_buf_release(&piece);
+	if (err) {
+		ord_store_cache_for_scan(g->db, 0);
+		return err;
+	}
+	/* the pages read let go before the verify */
+	if ((err = ord_store_cache_for_scan(g->db, 0)) != 0)
+		return err;
+	sqlite3_db_release_memory(g->db);
+	if (f.len + SIG_TAIL > export_max)
+		return too_large(turn, (int64_t)(f.len + SIG_TAIL), "it takes");
+	if ((err = sign_file(&f, g->sk)) != 0)
+		return err;
+	*len = f.len + SIG_TAIL;
+	if (fsync(fd) < 0)
+		return cannot_write(name);
+	return check_made(g, turn, NULL, *len, fd);
 }

@@ -51,7 +51,9 @@ static int checkpoint_limit_ms = ORD_STORE_BUSY_TIMEOUT_MS;
  * IMMEDIATE, "write" at each row inserted, updated or deleted (an SQLite
  * update hook: rowid tables only), "commit" just before COMMIT, and
  * "checkpoint" once a checkpoint has copied the committed change into the
- * game file (after a submit, before its receipt is printed).  At
+ * game file (after a submit, before its receipt is printed); and, outside
+ * any transaction, "export" at each piece an export writes to its file
+ * (ord_store_test_pause, game_export.c).  At
  * point number ORDERLY_TEST_PAUSE_AT (1 when unset), counted over the
  * process, it appends "PID POINT N\n" to that file and waits there, inside
  * the transaction, for the test's SIGKILL (and gives up after two minutes
@@ -84,6 +86,11 @@ static void test_pause(const char *point)
 	for (until = time(NULL) + 120; time(NULL) < until;)
 		sleep(1);
 	_exit(70);
+}
+
+void ord_store_test_pause(const char *point)
+{
+	test_pause(point);
 }
 
 static void test_pause_write(void *arg, int op, const char *db, const char *table, sqlite3_int64 rowid)

@@ -87,6 +87,10 @@ int ord_store_exec(sqlite3 *db, const char *sql);
 /* The page cache for a pass that reads every row once (scan: SQLite's
  * default), or back to the one set from the game's size. */
 int ord_store_cache_for_scan(sqlite3 *db, int scan);
+/* A test-only pause point named point (store.c: ORDERLY_TEST_PAUSE_IN_TX),
+ * for a step outside a transaction of the store (an export's writes):
+ * nothing when the variable was unset as the game was opened. */
+void ord_store_test_pause(const char *point);
 /* Prepare, failing with a message. */
 int ord_store_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql);
 

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "core/common.h"
 #include "core/bundle.h"
@@ -1655,6 +1656,120 @@ START_TEST(export_refusals)
 }
 END_TEST
 
+static void rewrite(const char *path);
+
+/* ord_game_export_fd into a new file in the test's directory: its
+ * return, the bytes the file holds (*file, malloc'd) and *len. */
+static int export_fd(ord_game *g, const char *name, char **file, size_t *flen, size_t *len)
+{
+	char path[400];
+	struct stat st;
+	int fd, err;
+	ssize_t got;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	err = ord_game_export_fd(g, 1, fd, path, len);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*flen = (size_t)st.st_size;
+	*file = malloc(*flen + 1);
+	got = pread(fd, *file, *flen, 0);
+	ck_assert_int_eq(got, (ssize_t)*flen);
+	close(fd);
+	unlink(path);
+	return err;
+}
+
+/* export to a file: the bundle written as it is made, a chunk of rows at
+ * a time, signed as it is read back and verified from the file; byte for
+ * byte the bundle ord_game_export makes, and refused alike */
+START_TEST(export_to_a_file)
+{
+	static const char *const chunks[] = { "1", "2", "3", "1024" };
+	struct ord_buf out = ORD_BUF_INIT;
+	char copy[300], *file, *want;
+	size_t flen, len, i;
+	ord_game *g = NULL;
+	char *was = getenv("ORDERLY_ROWS_CHUNK") ? ord_strdup(getenv("ORDERLY_ROWS_CHUNK")) : NULL;
+
+	copy_game(copy, "to-a-file.orderly");
+	ck_assert_int_eq(ord_game_open(&g, copy), 0);
+	/* without the key: nothing written */
+	ck_assert_int_eq(export_fd(g, "a.xml", &file, &flen, &len), ORD_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "--key FILE"));
+	ck_assert_uint_eq(flen, 0);
+	free(file);
+	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
+	for (i = 0; i < ORD_ARRAY_SIZE(chunks); i++) {
+		setenv("ORDERLY_ROWS_CHUNK", chunks[i], 1);
+		ck_assert_msg(export_fd(g, "a.xml", &file, &flen, &len) == 0, "%s", ord_error_last());
+		ck_assert_uint_eq(len, bundle.len);
+		ck_assert_uint_eq(flen, bundle.len);
+		ck_assert_msg(!memcmp(file, bundle.buf, bundle.len), "chunk %s", chunks[i]);
+		free(file);
+	}
+	if (was)
+		setenv("ORDERLY_ROWS_CHUNK", was, 1);
+	else
+		unsetenv("ORDERLY_ROWS_CHUNK");
+	free(was);
+	/* too large by its sheets alone: refused before a byte is written */
+	ord_export_set_max_bytes(64);
+	ck_assert_int_eq(ord_game_export(g, 1, &out), ORD_ELIMIT);
+	want = ord_strdup(ord_error_last());
+	ck_assert_int_eq(export_fd(g, "a.xml", &file, &flen, &len), ORD_ELIMIT);
+	ck_assert_str_eq(ord_error_last(), want);
+	ck_assert_uint_eq(flen, 0);
+	free(file);
+	free(want);
+	/* too large once made: the same size said, and no more than the
+	 * largest bundle ever written to the file */
+	ord_export_set_max_bytes(bundle.len - 1);
+	ck_assert_int_eq(ord_game_export(g, 1, &out), ORD_ELIMIT);
+	want = ord_strdup(ord_error_last());
+	ck_assert_int_eq(export_fd(g, "a.xml", &file, &flen, &len), ORD_ELIMIT);
+	ck_assert_str_eq(ord_error_last(), want);
+	ck_assert_uint_le(flen, bundle.len - 1);
+	free(file);
+	free(want);
+	ord_export_set_max_bytes(bundle.len);
+	ck_assert_int_eq(export_fd(g, "a.xml", &file, &flen, &len), 0);
+	ck_assert_uint_eq(flen, bundle.len);
+	free(file);
+	ord_export_set_max_bytes(0);
+	/* a file it cannot write */
+	{
+		char path[400];
+		int fd;
+		snprintf(path, sizeof(path), "%s/ro.xml", dir);
+		fd = open(path, O_RDONLY | O_CREAT, 0644);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(ord_game_export_fd(g, 1, fd, path, &len), ORD_ECANTWRITE);
+		ck_assert_msg(strstr(ord_error_last(), "cannot write '") &&
+				      strstr(ord_error_last(), "ro.xml': "),
+			      "%s", ord_error_last());
+		close(fd);
+		unlink(path);
+	}
+	ord_game_free(g);
+	/* a game file changed after the turn: the same refusal, every word */
+	rewrite(copy);
+	ck_assert_int_eq(ord_game_open(&g, copy), 0);
+	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
+	ck_assert_int_eq(ord_game_export(g, 1, &out), ORD_EBADDATA);
+	want = ord_strdup(ord_error_last());
+	ck_assert_ptr_nonnull(strstr(want, "'orderly verify' would refuse it"));
+	ck_assert_int_eq(export_fd(g, "a.xml", &file, &flen, &len), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(), want);
+	free(file);
+	free(want);
+	ord_game_free(g);
+	ord_buf_release(&out);
+}
+END_TEST
+
 /* ---- a history rewritten after a signed head ---- */
 
 /* The digest of the rows of one resolve entry, as a referee with the
@@ -2638,6 +2753,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, refusals_of_any_xml_by_mark);
 	tcase_add_test(v, limits_of_any_xml_said_as_they_are);
 	tcase_add_test(v, export_refusals);
+	tcase_add_test(v, export_to_a_file);
 	tcase_add_test(v, export_id_names_the_bundle);
 	tcase_add_test(v, rewrite_after_signed_head);
 	tcase_add_test(v, record_keeps_its_strings);
