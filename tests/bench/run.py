@@ -28,8 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PHASES = ["movement", "fire", "fire-morale", "melee", "melee-morale"]
 SAMPLE = 5             # events of a phase recorded through `orderly event`
 # the operations whose peak memory is the game's (verify: a player's, of
-# the turn's bundle, as a process)
-PEAK_OPS = ("submit", "seal", "resolve", "report", "audit", "exchange", "verify")
+# the turn's bundle, as a process; export: the referee's, to a file, the
+# bundle written as it is made and verified from the file)
+PEAK_OPS = ("submit", "seal", "resolve", "report", "audit", "exchange", "export", "verify")
 AUDIT_LIMIT = 120      # seconds: the execution check is O(N x E), see the doc
 
 
