@@ -79,6 +79,19 @@ const struct ord_table *ord_tables_at(const struct ord_tables *t, size_t i);
  * in out ("fire, morale (only in the second)", the
  * first being a); the number of them, 0 when every table agrees. */
 size_t ord_tables_differ(const struct ord_tables *a, const struct ord_tables *b, struct ord_buf *out);
+/* Every value a's tables differ from o's in, named with both values, other
+ * naming o: in params each parameter by its name ("gun_shot_checked is 0
+ * where the built-in has 1", "... is left out where ...", "... is there
+ * where ... has none"), in rows each value of another table's row by the
+ * table, the row's place and its line in a ("artillery row 2 (line 57):
+ * dead is 6 where the built-in has 2"), or how the table differs when its
+ * rows cannot be paired.  Numbers are compared by their value (1.0 is 1),
+ * words as written; a row's notes and marks (note, unit, reconstructed,
+ * provisional) are not compared.  Every one is named, none left out: a
+ * list cut short would let ten harmless differences hide the one that
+ * matters.  The number named. */
+size_t ord_tables_values_differ(const struct ord_tables *a, const struct ord_tables *o,
+				const char *other, struct ord_buf *params, struct ord_buf *rows);
 /* The table named name, or NULL. */
 const struct ord_table *ord_tables_get(const struct ord_tables *t, const char *name);
 /* The table named name of the given kind; ORD_ENOTFOUND (no such table) or

@@ -327,3 +327,122 @@ size_t ord_tables_differ(const struct ord_tables *a, const struct ord_tables *b,
 				     b->tables[i]->name);
 	return n;
 }
+
+/* ---- the values two documents differ in --------------------------------- */
+
+/* The attributes of a row that document it (shown by `orderly rules`,
+ * read by no rule): left out of the values compared. */
+static int documents_row(const char *attr)
+{
+	return !strcmp(attr, "note") || !strcmp(attr, "unit") || !strcmp(attr, "reconstructed") ||
+	       !strcmp(attr, "provisional");
+}
+
+/* Two values as the rules read them: numbers by their value (1.0 is 1,
+ * 1/2 is 0.5), words as written. */
+static int values_equal(const struct row_attr *a, const struct row_attr *b)
+{
+	if (a->has_num && b->has_num)
+		return a->num == b->num;
+	return !strcmp(a->value, b->value);
+}
+
+/* The attribute values rows ra (a's) and ro (o's, at the same place)
+ * differ in, each said with both values after what (the row named). */
+static size_t row_values_differ(const struct ord_row *ra, const struct ord_row *ro,
+				const char *what, const char *other, struct ord_buf *out, size_t n)
+{
+	const struct row_attr *x, *y;
+	size_t i;
+
+	for (i = 0; i < ro->nattrs; i++) {
+		y = &ro->attrs[i];
+		if (documents_row(y->name))
+			continue;
+		x = ord_tbl_row_find(ra, y->name);
+		if (x && values_equal(x, y))
+			continue;
+		ord_buf_addf(out, "%s%s%s %s%s where %s has %s", n++ ? ", " : "", what, y->name,
+			     x ? "is " : "is left out", x ? x->value : "", other, y->value);
+	}
+	for (i = 0; i < ra->nattrs; i++) {
+		x = &ra->attrs[i];
+		if (documents_row(x->name) || ord_tbl_row_find(ro, x->name))
+			continue;
+		ord_buf_addf(out, "%s%s%s is there (%s) where %s has none", n++ ? ", " : "", what,
+			     x->name, x->value, other);
+	}
+	return n;
+}
+
+size_t ord_tables_values_differ(const struct ord_tables *a, const struct ord_tables *o,
+				const char *other, struct ord_buf *params, struct ord_buf *rows)
+{
+	struct ord_buf what = ORD_BUF_INIT;
+	size_t i, j, np = 0, nr = 0, before;
+
+	/* the parameters by name, wherever a document keeps them, in the
+	 * order of o's */
+	for (i = 0; i < o->n; i++) {
+		const struct ord_table *to = o->tables[i];
+		if (to->kind != ORD_TABLE_PARAMS)
+			continue;
+		for (j = 0; j < to->nrows; j++) {
+			const struct ord_row *ro = &to->rows[j], *ra;
+			const struct row_attr *vo = ord_tbl_row_find(ro, "value"), *va;
+			const char *name = ord_row_attr(ro, "name");
+			if (!name || !vo)
+				continue;
+			ra = ord_tables_param_row(a, name);
+			va = ra ? ord_tbl_row_find(ra, "value") : NULL;
+			if (va && values_equal(va, vo))
+				continue;
+			ord_buf_addf(params, "%s%s %s%s where %s has %s", np++ ? ", " : "", name,
+				     va ? "is " : "is left out", va ? va->value : "", other,
+				     vo->value);
+		}
+	}
+	for (i = 0; i < a->n; i++) {
+		const struct ord_table *ta = a->tables[i];
+		if (ta->kind != ORD_TABLE_PARAMS)
+			continue;
+		for (j = 0; j < ta->nrows; j++) {
+			const char *name = ord_row_attr(&ta->rows[j], "name");
+			if (name && !ord_tables_param_row(o, name))
+				ord_buf_addf(params, "%s%s is there where %s has none",
+					     np++ ? ", " : "", name, other);
+		}
+	}
+	/* every other table's rows by their place in it */
+	for (i = 0; i < o->n; i++) {
+		const struct ord_table *to = o->tables[i], *ta = ord_tables_get(a, to->name);
+		if (to->kind == ORD_TABLE_PARAMS || !ta || tables_equal(ta, to))
+			continue;
+		if (ta->kind != to->kind || ta->die != to->die ||
+		    !names_equal(&ta->keys, &to->keys) || !names_equal(&ta->columns, &to->columns) ||
+		    !names_equal(&ta->labels, &to->labels)) {
+			ord_buf_addf(rows,
+				     "%s%s is laid out otherwise (its kind, die, keys, columns or labels)",
+				     nr++ ? ", " : "", to->name);
+			continue;
+		}
+		if (ta->nrows != to->nrows) {
+			ord_buf_addf(rows, "%s%s has %zu rows where %s has %zu", nr++ ? ", " : "",
+				     to->name, ta->nrows, other, to->nrows);
+			continue;
+		}
+		before = nr;
+		for (j = 0; j < to->nrows; j++) {
+			ord_buf_reset(&what);
+			ord_buf_addf(&what, "%s row %zu (line %u): ", to->name, j + 1,
+				     ta->rows[j].line);
+			nr = row_values_differ(&ta->rows[j], &to->rows[j], what.buf, other, rows, nr);
+		}
+		if (nr == before)
+			ord_buf_addf(rows,
+				     "%s%s differs in its notes, marks or the order of its attributes only",
+				     nr++ ? ", " : "", to->name);
+	}
+	ord_buf_release(&what);
+	return np + nr;
+}

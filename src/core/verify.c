@@ -441,53 +441,26 @@ static void check_opening(struct vr *x)
 
 /* ---- the game's documents beside the ones the player holds ---- */
 
-/* The parameters of a and o that differ, after the tables b names: a
+/* What the tables a and o differ in, after the tables b names: a
  * parameter is where a club's number or a check switched on or off shows
  * (a game made with its checks switched off, 0 or left out, lets through
- * what this orderly refuses), so each is named with both values, the
- * first ten of them. */
-static void params_differ(const struct ord_tables *a, const struct ord_tables *o, const char *other,
+ * what this orderly refuses), a row's value where a chart's number was
+ * changed; each is named with both values, every one of them (the red
+ * team of the thirty-eighth session: ten parameters written 1.0 where the
+ * built-in has 1 pushed impossible_replayed=0 out of a list of ten, as
+ * "and 1 more"). */
+static void values_differ(const struct ord_tables *a, const struct ord_tables *o, const char *other,
 			  struct ord_buf *b)
 {
-	size_t i, j, n = 0;
+	struct ord_buf params = ORD_BUF_INIT, rows = ORD_BUF_INIT;
 
-	for (i = 0; i < ord_tables_count(o); i++) {
-		const struct ord_table *to = ord_tables_at(o, i);
-		if (ord_table_kind(to) != ORD_TABLE_PARAMS)
-			continue;
-		for (j = 0; j < ord_table_nrows(to); j++) {
-			const struct ord_row *ro = ord_table_row(to, j), *ra;
-			const char *name = ord_row_attr(ro, "name"),
-				   *vo = ord_row_attr(ro, "value"), *va;
-			if (!name || !vo)
-				continue;
-			ra = ord_tables_param_row(a, name);
-			va = ra ? ord_row_attr(ra, "value") : NULL;
-			if (va && !strcmp(va, vo))
-				continue;
-			if (n < 10)
-				ord_buf_addf(b, "%s%s %s%s where %s has %s",
-					     n ? ", " : "; of its parameters, ", name,
-					     va ? "is " : "is left out", va ? va : "", other, vo);
-			n++;
-		}
-	}
-	for (i = 0; i < ord_tables_count(a); i++) {
-		const struct ord_table *ta = ord_tables_at(a, i);
-		if (ord_table_kind(ta) != ORD_TABLE_PARAMS)
-			continue;
-		for (j = 0; j < ord_table_nrows(ta); j++) {
-			const char *name = ord_row_attr(ord_table_row(ta, j), "name");
-			if (!name || ord_tables_param_row(o, name))
-				continue;
-			if (n < 10)
-				ord_buf_addf(b, "%s%s is there where %s has none",
-					     n ? ", " : "; of its parameters, ", name, other);
-			n++;
-		}
-	}
-	if (n > 10)
-		ord_buf_addf(b, " and %zu more", n - 10);
+	ord_tables_values_differ(a, o, other, &params, &rows);
+	if (params.len)
+		ord_buf_addf(b, "; of its parameters, %s", params.buf);
+	if (rows.len)
+		ord_buf_addf(b, "; of its other tables, %s", rows.buf);
+	ord_buf_release(&params);
+	ord_buf_release(&rows);
 	ord_error_clear();
 }
 
@@ -512,7 +485,7 @@ static size_t tables_differ(struct vr *x, const char *other, size_t len, const c
 			if (ta && to) {
 				n = ord_tables_differ(ta, to, &names);
 				if (n)
-					params_differ(ta, to, label, &names);
+					values_differ(ta, to, label, &names);
 				*known = 1;
 			}
 			x->rs->free(rules);
@@ -522,7 +495,7 @@ static size_t tables_differ(struct vr *x, const char *other, size_t len, const c
 		   !ord_tables_load(&o, other, len, "the other tables")) {
 		n = ord_tables_differ(a, o, &names);
 		if (n)
-			params_differ(a, o, label, &names);
+			values_differ(a, o, label, &names);
 		*known = 1;
 	}
 	if (n)

@@ -1289,6 +1289,45 @@ $OUT"
 done
 note "36: a forced seal dated after the deadline within the clock's slack is caught by the entries after it"
 
+# ------------------------------------------------------------ 38. a check switched off, hidden among numbers written otherwise
+# (found by the red team of the thirty-eighth session) A game's tables may
+# be a club's: the audit and verify hold them against the built-in ones
+# and named the parameters that differ, the first ten of them, "and N
+# more" after.  The referee made a game whose tables switch
+# impossible_replayed off (35's check, what a game made before it has),
+# and wrote ten switches before it as 1.0, where the built-in has 1: the
+# same number to the rules, ten differences to the list.  He mounted 35
+# (B2's shot at R1 made one at blue's own B1, an override written in by
+# hand): the audit was clean, "1 event was recorded against the orders,
+# by the referee's override", and the note named ten switches "1.0 where
+# the built-in has 1 and 1 more", never impossible_replayed.  Now numbers
+# are compared by their value, and every difference is named.
+perl -pe 'if (/<param name="(\w+)" value="1"/ && $1 ne "impossible_replayed" && $n < 10) { s/value="1"/value="1.0"/; $n++ } s/(<param name="impossible_replayed" value=)"1"/$1"0"/' \
+	"$SRC/rulesets/battalion/tables.xml" >padded-tables.xml
+[[ $(grep -c 'value="1.0"' padded-tables.xml) == 10 ]] || fail "attack 38: ten switches are not written 1.0"
+grep -q '<param name="impossible_replayed" value="0"' padded-tables.xml || fail "attack 38: impossible_replayed is not 0"
+own_fire own-padded.game padded-tables.xml
+PADDED="the game's rules tables are not this orderly's built-in battalion tables \(the tables [a-z_, ]+; of its parameters, impossible_replayed is 0 where the built-in has 1\): its results are checked against the game's own"
+player_verify own-padded.game
+[[ $RC == 0 ]] || fail "attack 38: the game with the switch off fails verify:
+$OUT"
+expect_line "$OUT" "^  note: $PADDED"
+expect_not_in "$OUT" " more)"
+expect_not_in "$OUT" "1.0 where"
+expect_exit 0 ord audit own-padded.game
+expect_in "$OUT" "but 1 event was recorded against the orders, by the referee's override"
+expect_line "$OUT" "^    note: $PADDED"
+expect_not_in "$OUT" " more)"
+# a chart's number is named by its table, row and line
+sed 's|<band shot="ball" from="0" to="12" dead="2" hit="5"/>|<band shot="ball" from="0" to="12" dead="6" hit="5"/>|' \
+	"$SRC/rulesets/battalion/tables.xml" >deadly-tables.xml
+BALL=$(grep -n '<band shot="ball" from="0" to="12" dead="6"' deadly-tables.xml | cut -d: -f1)
+[[ -n $BALL ]] || fail "attack 38: the ball band is not changed"
+expect_exit 0 ord new deadly.game --scenario scenario.xml --tables deadly-tables.xml
+expect_exit 0 ord audit deadly.game
+expect_in "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery; of its other tables, artillery row 7 (line $BALL): dead is 6 where the built-in has 2): its results"
+note "38: every parameter and number a game's tables differ in is named, none hidden behind ten others"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game

@@ -241,6 +241,8 @@ has "$OUT" "FAILED: the game's scenario is not $SRC/tests/fixtures/e2e/scenario.
 sed 's|<band shot="ball" from="0" to="12" dead="2" hit="5"/>|<band shot="ball" from="0" to="12" dead="6" hit="5"/>|' \
 	"$SRC/rulesets/battalion/tables.xml" >evil-tables.xml
 cmp -s evil-tables.xml "$SRC/rulesets/battalion/tables.xml" && fail "the evil tables are not changed"
+# the note names the number changed, by its row and line, with both values
+BALL=$(grep -n '<band shot="ball" from="0" to="12" dead="6"' evil-tables.xml | cut -d: -f1)
 E=$SRC/tests/fixtures/e2e
 expect 0 new evil.orderly --scenario "$E/scenario.xml" --tables evil-tables.xml --key referee.key
 expect 0 submit evil.orderly --side red "$E/red-1.txt"
@@ -250,12 +252,12 @@ resolve_rest evil.orderly
 expect 0 exchange evil.orderly --key referee.key
 expect 0 export evil.orderly --turn 1 --key referee.key -o evil.xml
 expect 0 verify evil.xml --pubkey "$REFKEY"
-has "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery): its results are checked against the game's own"
+has "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery; of its other tables, artillery row 7 (line $BALL): dead is 6 where the built-in has 2): its results are checked against the game's own"
 expect 1 verify evil.xml --pubkey "$REFKEY" --tables tables.xml
-has "$OUT" "FAILED: the game's rules tables are not tables.xml, which you gave (the table artillery)"
+has "$OUT" "FAILED: the game's rules tables are not tables.xml, which you gave (the table artillery; of its other tables, artillery row 7 (line $BALL): dead is 6 where tables.xml has 2)"
 expect 0 verify evil.xml --pubkey "$REFKEY" --tables evil-tables.xml
 expect 0 audit evil.orderly
-has "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery)"
+has "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery; of its other tables, artillery row 7 (line $BALL): dead is 6 where the built-in has 2)"
 # a referee who made the game with a check switched off (0) and one left
 # out: the note names each, with the built-in's value
 perl -0777 -pe 's/<param name="gun_shot_checked" value="1"/<param name="gun_shot_checked" value="0"/; s/<param name="position_distance_checked".*?\/>\n//s' \
