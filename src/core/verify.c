@@ -385,6 +385,18 @@ static void check_opening(struct vr *x)
 		ord_vout_note(x->v,
 			      "a fixed-dice game (entry %lld): the referee gives every die, so the dice of this turn prove nothing; the replay only shows that the results follow from them",
 			      (long long)e->seq);
+	/* the settings of an orderly before them, which a referee's own
+	 * build can still write into a game made today: each gives him back
+	 * what the setting took (the red team of the thirty-eighth session:
+	 * a game made without dice=events audited clean without a word) */
+	if (!x->cfg.fixed_dice && !x->cfg.witnessed && !x->cfg.dice_by_events)
+		ord_vout_note(x->v,
+			      "the game's dice are keyed by the events' numbers (turn %d's opening, entry %lld, logs no dice=events), as an orderly before 2026-12-06 made a game: the order in which the referee records a phase's events, or an event he puts before another, moves every later die of the phase, so he could choose the dice by it and no check shows it; a game made since keys each die by what its event names",
+			      r->turn, (long long)e->seq);
+	if (!strcmp(x->cfg.nmr, "repeat") && !x->cfg.repeat_orders)
+		ord_vout_note(x->v,
+			      "the NMR policy repeats a side's last sheet whole or not at all (turn %d's opening, entry %lld, logs no nmr_repeat=orders), as an orderly before 2026-12-06 made a game: a side that sends nothing holds every unit when one order of its last sheet is no longer valid; a game made since repeats the orders still valid",
+			      r->turn, (long long)e->seq);
 	/* the game's key as this turn's opening states it */
 	if (memcmp(x->cfg.key, r->key, 32)) {
 		ord_hex(hex, r->key, 32);

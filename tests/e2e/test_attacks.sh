@@ -1328,6 +1328,59 @@ expect_exit 0 ord audit deadly.game
 expect_in "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery; of its other tables, artillery row 7 (line $BALL): dead is 6 where the built-in has 2): its results"
 note "38: every parameter and number a game's tables differ in is named, none hidden behind ten others"
 
+# ------------------------------------------------------------ 39. a game made today with dice keyed by the events' order
+# (found by the red team of the thirty-eighth session) Since 2026-12-06 a
+# roll is keyed by what its event names, not its number (dice=events in
+# the creation and every opening); a game made before keys it by the
+# number, so the order in which the referee records a phase's events moves
+# every later die.  His own build made a game without dice=events (here:
+# the two lines taken out, the chain made again before open.head went
+# out), and so he could record the phase's fire events in the order whose
+# dice he liked: a copy sealed once, B2's shot recorded first or last.
+# Both orders audited clean without a word of the dice, and verify said
+# only, as of any game without witnessed dice, that nothing shows the
+# events were not recorded again in another order.  Now the audit and
+# verify say that this game's dice are keyed the way an orderly before
+# 2026-12-06 keyed them, and what that lets the referee do.
+g=order.game
+expect_exit 0 ord new $g --scenario scenario.xml
+sql $g "UPDATE log SET body = replace(body, char(10) || 'dice=events', '') WHERE seq IN (1, 3)" >/dev/null
+forge rechain $g
+expect_exit 0 ord head $g --at open -o $g.open.head
+expect_exit 0 ord submit $g --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit $g --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal $g --head $g.seal.head
+expect_exit 0 ord event $g move unit=B1 distance=2
+expect_exit 0 ord resolve $g
+cp $g order-b.game
+expect_exit 0 ord event $g fire unit=R1 target=B1 range=5
+expect_exit 0 ord event $g artillery unit=B2 target=R1 range=10
+expect_exit 0 ord event order-b.game artillery unit=B2 target=R1 range=10
+expect_exit 0 ord event order-b.game fire unit=R1 target=B1 range=5
+ORDER="note: the game's dice are keyed by the events' numbers (turn 1's opening, entry 3, logs no dice=events), as an orderly before 2026-12-06 made a game: the order in which the referee records a phase's events, or an event he puts before another, moves every later die of the phase, so he could choose the dice by it and no check shows it; a game made since keys each die by what its event names"
+for g in order.game order-b.game; do
+	resolve_rest $g
+	expect_exit 0 ord exchange $g --head $g.exchange.head
+	# the gun's roll is keyed by its number: 3 in one order, 2 in the other
+	expect_eq "$(sql $g "SELECT event_seq FROM roll WHERE turn = 1 AND purpose = 'artillery to hit'")" \
+		"$([[ $g == order.game ]] && echo 3 || echo 2)" "attack 39: the gun's event in $g"
+	expect_exit 0 ord audit $g
+	expect_in "$OUT" "clean"
+	expect_in "$OUT" "$ORDER"
+done
+export_bundle order.game 1 order.xml
+run ord verify order.xml --pubkey "$(pubkey order.game)" --head order.game.open.head \
+	--head order.game.seal.head --head order.game.exchange.head
+[[ $RC == 0 ]] || fail "attack 39: the game verifies no more:
+$OUT"
+expect_in "$OUT" "$ORDER"
+# a game made by this orderly says nothing of it
+player_verify honest.game
+expect_not_in "$OUT" "keyed by the events' numbers"
+expect_exit 0 ord audit honest.game
+expect_not_in "$OUT" "keyed by the events' numbers"
+note "39: a game whose dice are keyed by the events' order is named so by the audit and verify"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game

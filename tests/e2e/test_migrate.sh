@@ -195,6 +195,10 @@ expect_eq "$(sql old-repeat.game "SELECT count(*) FROM roll WHERE turn = 1")" 6 
 expect_exit 0 ord audit old-repeat.game
 expect_in "$OUT" "ok: dice: 6 rolls recomputed from the seed and the sealed commitments"
 expect_in "$OUT" "clean"
+# and the audit says how its settings differ from a game made now (what
+# a referee's own build could make a game today with: attack 39)
+expect_in "$OUT" "    note: the game's dice are keyed by the events' numbers (turn 1's opening, entry 3, logs no dice=events), as an orderly before 2026-12-06 made a game: "
+expect_in "$OUT" "    note: the NMR policy repeats a side's last sheet whole or not at all (turn 1's opening, entry 3, logs no nmr_repeat=orders), as an orderly before 2026-12-06 made a game: a side that sends nothing holds every unit when one order of its last sheet is no longer valid; a game made since repeats the orders still valid"
 expect_exit 0 ord export old-repeat.game --turn 1 -o old-repeat-1.xml
 expect_exit 0 ord verify old-repeat-1.xml
 expect_in "$OUT" "  the order of the referee's events: in a game without witnessed dice"
