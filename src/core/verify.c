@@ -1583,6 +1583,14 @@ static void check_seal(struct vr *x)
 		ord_vout_fail(x->v,
 			      "the seal (entry %lld) says the NMR policy stood in for '%s', but the stand-in sheets are those of '%s'",
 			      (long long)x->seal->seq, held_logged ? held_logged : "", held.buf);
+	/* 'wait' stands in for nobody: no orderly seals a turn that lacks a
+	 * side's sheet under it, forced or not (the red team of the
+	 * thirty-eighth session: a referee's own build held red, and the
+	 * audit and verify said "the NMR policy stood in for red") */
+	if (x->have_cfg && !strcmp(x->cfg.nmr, "wait") && (held.len || (held_logged && *held_logged)))
+		ord_vout_fail(x->v,
+			      "the seal (entry %lld) stood in for '%s' with the NMR policy's hold, but the game's NMR policy is 'wait', which stands in for no side: the turn waits for every side's sheet, and no orderly seals it without one",
+			      (long long)x->seal->seq, held.len ? held.buf : held_logged);
 	if (x->have_cfg && x->cfg.witnessed && !have_top)
 		ord_vout_fail(x->v,
 			      "the seal (entry %lld) of a witnessed game commits to no witness chain of the referee's",

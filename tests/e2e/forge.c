@@ -35,6 +35,13 @@
  *   ord_forge units-root GAME TURN
  *       TURN's opening made to digest the unit rows as they are now (its
  *       units_root: a unit given to another side, say), then rechain
+ *   ord_forge seal-wait GAME [--force]
+ *       seal the current turn of a game whose NMR policy is 'wait' with
+ *       the hold stand-in for every side that handed nothing in, as the
+ *       seal of an orderly built without the policy's refusal: each
+ *       stand-in's text names the policy, its nonce is derived as any
+ *       stand-in's, the seal names the sides held, and the chain and the
+ *       heads are made again
  *   ord_forge stand-in-resolve GAME
  *       resolve the current phase of a witnessed game with the host's
  *       chain standing in for every side that has not revealed its link,
@@ -522,13 +529,74 @@ static void export_unchecked(ord_game *g, int turn, const char *path, const char
 	ord_buf_release(&b);
 }
 
+/* The seal of a game whose NMR policy is 'wait', with the sides that
+ * handed nothing in held: this orderly seals as if the policy were
+ * 'hold' (it changes nothing written), then each stand-in's text is made
+ * to name the policy the game has, committed again with its nonce, the
+ * seal made to name it and the sides held, and the chain made again. */
+static void seal_wait(ord_game *g, int force)
+{
+	sqlite3 *db = db_of(g);
+	struct ord_store_turn t;
+	struct ord_buf held = ORD_BUF_INIT;
+	sqlite3_stmt *st;
+	char *was = g->nmr, *body, *nb;
+	int64_t seal;
+
+	g->nmr = ord_strdup("hold");
+	if (ord_game_seal(g, force))
+		die("sealing");
+	free(g->nmr);
+	g->nmr = was;
+	if (ord_game_turn(g, &t, 0))
+		die("the turn");
+	exec(db, "BEGIN IMMEDIATE");
+	st = prep(db, "SELECT side.name FROM sheet JOIN side ON side.id = sheet.side_id "
+		      "WHERE sheet.turn = ? AND sheet.source = 'hold' ORDER BY side.id");
+	sqlite3_bind_int(st, 1, t.turn);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *side = (const char *)sqlite3_column_text(st, 0);
+		struct ord_buf text = ORD_BUF_INIT;
+		sqlite3_stmt *up;
+
+		ord_phase_hold_text(&text, side, t.turn, g->nmr);
+		up = prep(db, "UPDATE sheet SET bytes = ? WHERE turn = ? AND source = 'hold' AND "
+			      "side_id = (SELECT id FROM side WHERE name = ?)");
+		sqlite3_bind_blob(up, 1, text.buf, (int)text.len, SQLITE_TRANSIENT);
+		sqlite3_bind_int(up, 2, t.turn);
+		sqlite3_bind_text(up, 3, side, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			die("the stand-in's text");
+		sqlite3_finalize(up);
+		recommit_sheets(g, t.turn, t.seed_commitment, side, NULL);
+		seal_again(g, t.turn, side);
+		ord_buf_addf(&held, "%s%s", held.len ? ", " : "", side);
+		ord_buf_release(&text);
+	}
+	sqlite3_finalize(st);
+	st = prep(db, "SELECT seq FROM log WHERE kind = 'seal' AND turn = ?");
+	sqlite3_bind_int(st, 1, t.turn);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		die("no seal");
+	seal = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	body = get_body(db, seal);
+	nb = set_field(body, "held", held.buf ? held.buf : "");
+	set_body(db, seal, nb);
+	free(body);
+	free(nb);
+	rechain(g);
+	exec(db, "COMMIT");
+	ord_buf_release(&held);
+}
+
 int main(int argc, char **argv)
 {
 	ord_game *g = NULL;
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|stand-in-resolve|sign-close|sign-receipt|export GAME [ARG...]\n");
+			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|seal-wait|stand-in-resolve|sign-close|sign-receipt|export GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
@@ -556,6 +624,11 @@ int main(int argc, char **argv)
 			die("resolving with the host's chain");
 		fputs(out.buf ? out.buf : "", stdout);
 		ord_buf_release(&out);
+		ord_game_free(g);
+		return 0;
+	}
+	if (!strcmp(argv[1], "seal-wait")) {
+		seal_wait(g, argc == 4 && !strcmp(argv[3], "--force"));
 		ord_game_free(g);
 		return 0;
 	}

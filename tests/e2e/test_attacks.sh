@@ -1381,6 +1381,52 @@ expect_exit 0 ord audit honest.game
 expect_not_in "$OUT" "keyed by the events' numbers"
 note "39: a game whose dice are keyed by the events' order is named so by the audit and verify"
 
+# ------------------------------------------------------------ 40. a side held under the NMR policy 'wait'
+# (found by the red team of the thirty-eighth session) Under 'wait' the
+# turn waits for every side's sheet: no orderly seals it without one,
+# forced or not, so no unit of a side that has not handed in takes the
+# policy's orders.  A referee's own build sealed it once the deadline had
+# passed with red held (the stand-in's text, nonce and the seal's held=red
+# as 'hold' would make them): red's units stood for the turn, and the
+# audit said clean, verify "the NMR policy stood in for red".
+g=wait.game
+W=$FIX/scenario-wait.xml
+expect_exit 0 ord new $g --scenario "$W" --head $g.open.head
+expect_exit 0 ord submit $g --side blue "$FIX/blue-1.txt"
+expect_exit 0 ord deadline $g "$(date -u -d '+2 seconds' +%FT%TZ)"
+sleep 3
+expect_exit 65 ord seal $g
+expect_eq "$ERR" "orderly: cannot seal turn 1: the NMR policy is 'wait' and red has not submitted" "attack 40: the seal under 'wait'"
+forge seal-wait $g
+expect_eq "$(sql $g "SELECT source FROM sheet WHERE turn = 1 AND side_id = (SELECT id FROM side WHERE name = 'red')")" hold \
+	"attack 40: red's stand-in"
+S=$(sql $g "SELECT seq FROM log WHERE kind = 'seal'")
+expect_exit 0 ord head $g --at seal --turn 1 -o $g.seal.head
+resolve_rest $g
+expect_exit 0 ord exchange $g --head $g.exchange.head
+export_bundle $g 1 $g.xml
+WAITED="the seal (entry $S) stood in for 'red' with the NMR policy's hold, but the game's NMR policy is 'wait', which stands in for no side: the turn waits for every side's sheet, and no orderly seals it without one"
+run ord verify $g.xml --pubkey "$(pubkey $g)" --head $g.open.head --head $g.seal.head --head $g.exchange.head
+[[ $RC == 1 ]] || fail "attack 40: the bundle of a turn sealed without red under 'wait' verifies:
+$OUT"
+expect_in "$OUT" "FAILED: $WAITED"
+expect_not_in "$OUT" "the NMR policy stood in for red"
+expect_exit 1 ord audit $g
+expect_in "$OUT" "BROKEN: $WAITED"
+# an honest game under 'wait' is sealed once every side is in, and verifies
+g=waited.game
+expect_exit 0 ord new $g --scenario "$W"
+expect_exit 0 ord submit $g --side blue "$FIX/blue-1.txt"
+expect_exit 0 ord submit $g --side red "$FIX/red-1.txt"
+expect_exit 0 ord seal $g
+resolve_rest $g
+expect_exit 0 ord exchange $g
+export_bundle $g 1 $g.xml
+expect_exit 0 ord verify $g.xml --pubkey "$(pubkey $g)"
+expect_not_in "$OUT" "stood in"
+expect_exit 0 ord audit $g
+note "40: a turn sealed without a side under the NMR policy 'wait' is caught by the seal's check"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
