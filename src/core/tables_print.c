@@ -375,6 +375,69 @@ static size_t row_values_differ(const struct ord_row *ra, const struct ord_row *
 	return n;
 }
 
+/* Do rows a and b give the same values (their notes and marks aside)? */
+static int row_values_equal(const struct ord_row *a, const struct ord_row *b)
+{
+	const struct row_attr *x;
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nattrs; i++) {
+		if (documents_row(a->attrs[i].name))
+			continue;
+		x = ord_tbl_row_find(b, a->attrs[i].name);
+		if (!x || !values_equal(&a->attrs[i], x))
+			return 0;
+		n++;
+	}
+	for (i = 0; i < b->nattrs; i++)
+		if (!documents_row(b->attrs[i].name))
+			n--;
+	return n == 0;
+}
+
+/* A row's values, "shot=ball from=0 to=12 dead=6 hit=5". */
+static void row_said(struct ord_buf *out, const struct ord_row *row)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < row->nattrs; i++)
+		if (!documents_row(row->attrs[i].name))
+			ord_buf_addf(out, "%s%s=%s", k++ ? " " : "", row->attrs[i].name,
+				     row->attrs[i].value);
+}
+
+/* Tables whose rows are not as many: each row of ta no row of to gives
+ * the same values as (each matched once), and each row of to left, said
+ * whole, so that a row added cannot hide a number changed in another. */
+static size_t rows_unmatched(const struct ord_table *ta, const struct ord_table *to,
+			     const char *other, struct ord_buf *out, size_t n)
+{
+	unsigned char *used = ord_xcalloc(to->nrows + 1, 1);
+	size_t i, j;
+
+	for (i = 0; i < ta->nrows; i++) {
+		for (j = 0; j < to->nrows; j++)
+			if (!used[j] && row_values_equal(&ta->rows[i], &to->rows[j]))
+				break;
+		if (j < to->nrows) {
+			used[j] = 1;
+			continue;
+		}
+		ord_buf_addf(out, "%s%s row %zu (line %u), which %s has not: ", n++ ? ", " : "",
+			     ta->name, i + 1, ta->rows[i].line, other);
+		row_said(out, &ta->rows[i]);
+	}
+	for (j = 0; j < to->nrows; j++) {
+		if (used[j])
+			continue;
+		ord_buf_addf(out, "%s%s's row %zu of %s, which it has not: ", n++ ? ", " : "",
+			     to->name, j + 1, other);
+		row_said(out, &to->rows[j]);
+	}
+	free(used);
+	return n;
+}
+
 size_t ord_tables_values_differ(const struct ord_tables *a, const struct ord_tables *o,
 				const char *other, struct ord_buf *params, struct ord_buf *rows)
 {
@@ -429,6 +492,7 @@ size_t ord_tables_values_differ(const struct ord_tables *a, const struct ord_tab
 		if (ta->nrows != to->nrows) {
 			ord_buf_addf(rows, "%s%s has %zu rows where %s has %zu", nr++ ? ", " : "",
 				     to->name, ta->nrows, other, to->nrows);
+			nr = rows_unmatched(ta, to, other, rows, nr);
 			continue;
 		}
 		before = nr;

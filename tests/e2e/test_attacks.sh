@@ -1326,6 +1326,15 @@ BALL=$(grep -n '<band shot="ball" from="0" to="12" dead="6"' deadly-tables.xml |
 expect_exit 0 ord new deadly.game --scenario scenario.xml --tables deadly-tables.xml
 expect_exit 0 ord audit deadly.game
 expect_in "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery; of its other tables, artillery row 7 (line $BALL): dead is 6 where the built-in has 2): its results"
+# and one a row added to its table does not hide: every row with no equal
+# in the other is named whole
+perl -pe 's|(<band shot="ball" from="24" to="36" dead="2" hit="2"/>)|$1\n    <band shot="ball" from="36" to="48" dead="1" hit="1"/>|' \
+	deadly-tables.xml >longer-tables.xml
+ADDED=$((BALL + 3))
+expect_eq "$(sed -n "${ADDED}p" longer-tables.xml)" '    <band shot="ball" from="36" to="48" dead="1" hit="1"/>' "attack 38: the row added"
+expect_exit 0 ord new longer.game --scenario scenario.xml --tables longer-tables.xml
+expect_exit 0 ord audit longer.game
+expect_in "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery; of its other tables, artillery has 10 rows where the built-in has 9, artillery row 7 (line $BALL), which the built-in has not: shot=ball from=0 to=12 dead=6 hit=5, artillery row 10 (line $ADDED), which the built-in has not: shot=ball from=36 to=48 dead=1 hit=1, artillery's row 7 of the built-in, which it has not: shot=ball from=0 to=12 dead=2 hit=5): its results"
 note "38: every parameter and number a game's tables differ in is named, none hidden behind ten others"
 
 # ------------------------------------------------------------ 39. a game made today with dice keyed by the events' order
