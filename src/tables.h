@@ -87,8 +87,8 @@ size_t ord_tables_differ(const struct ord_tables *a, const struct ord_tables *b,
  * dead is 6 where the built-in has 2"); a table whose rows are not as many
  * names each row with no equal in the other whole ("artillery row 10
  * (line 208), which the built-in has not: shot=ball ...", "artillery's
- * row 7 of the built-in, which it has not: ..."), one laid out otherwise
- * (kind, die, keys, columns, labels) is said to be.  Numbers are compared by their value (1.0 is 1),
+ * row 7 of the built-in, which it has not: ..."), and so does one laid
+ * out otherwise (kind, die, keys, columns, labels), said to be.  Numbers are compared by their value (1.0 is 1),
  * words as written; a row's notes and marks (note, unit, reconstructed,
  * provisional) are not compared.  Every one is named, none left out: a
  * list cut short would let ten harmless differences hide the one that

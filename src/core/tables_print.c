@@ -406,9 +406,10 @@ static void row_said(struct ord_buf *out, const struct ord_row *row)
 				     row->attrs[i].value);
 }
 
-/* Tables whose rows are not as many: each row of ta no row of to gives
- * the same values as (each matched once), and each row of to left, said
- * whole, so that a row added cannot hide a number changed in another. */
+/* Tables whose rows cannot be paired by their place (not as many, or
+ * laid out otherwise): each row of ta no row of to gives the same values
+ * as (each matched once), and each row of to left, said whole, so that a
+ * row added, or a column renamed, cannot hide a number changed. */
 static size_t rows_unmatched(const struct ord_table *ta, const struct ord_table *to,
 			     const char *other, struct ord_buf *out, size_t n)
 {
@@ -487,6 +488,7 @@ size_t ord_tables_values_differ(const struct ord_tables *a, const struct ord_tab
 			ord_buf_addf(rows,
 				     "%s%s is laid out otherwise (its kind, die, keys, columns or labels)",
 				     nr++ ? ", " : "", to->name);
+			nr = rows_unmatched(ta, to, other, rows, nr);
 			continue;
 		}
 		if (ta->nrows != to->nrows) {

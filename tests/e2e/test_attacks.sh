@@ -1335,6 +1335,13 @@ expect_eq "$(sed -n "${ADDED}p" longer-tables.xml)" '    <band shot="ball" from=
 expect_exit 0 ord new longer.game --scenario scenario.xml --tables longer-tables.xml
 expect_exit 0 ord audit longer.game
 expect_in "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery; of its other tables, artillery has 10 rows where the built-in has 9, artillery row 7 (line $BALL), which the built-in has not: shot=ball from=0 to=12 dead=6 hit=5, artillery row 10 (line $ADDED), which the built-in has not: shot=ball from=36 to=48 dead=1 hit=1, artillery's row 7 of the built-in, which it has not: shot=ball from=0 to=12 dead=2 hit=5): its results"
+# nor one its table's columns written in another order (the same to the
+# rules, which read them by name)
+sed 's|keys="shot" columns="dead hit"|keys="shot" columns="hit dead"|' deadly-tables.xml >laidout-tables.xml
+cmp -s laidout-tables.xml deadly-tables.xml && fail "attack 38: the artillery's columns are not changed"
+expect_exit 0 ord new laidout.game --scenario scenario.xml --tables laidout-tables.xml
+expect_exit 0 ord audit laidout.game
+expect_in "$OUT" "note: the game's rules tables are not this orderly's built-in battalion tables (the table artillery; of its other tables, artillery is laid out otherwise (its kind, die, keys, columns or labels), artillery row 7 (line $BALL), which the built-in has not: shot=ball from=0 to=12 dead=6 hit=5, artillery's row 7 of the built-in, which it has not: shot=ball from=0 to=12 dead=2 hit=5): its results"
 note "38: every parameter and number a game's tables differ in is named, none hidden behind ten others"
 
 # ------------------------------------------------------------ 39. a game made today with dice keyed by the events' order
