@@ -526,6 +526,11 @@ struct reader {
 	struct ord_buf bin;             /* that text decoded from base64 */
 	int base64;                     /* the element says enc="base64" */
 	int err;                        /* a text that says base64 and is not */
+	/* the values' forms are held (value_ok) in a read of the whole
+	 * bundle, not in a run read again (its bytes are those read first) */
+	int check;
+	int bad;    /* a value not of its form: ORD_EBADDATA, the message set */
+	size_t len; /* the bundle's bytes (at bytes, when they are at hand) */
 	/* the bodies of the log's "event" entries, until the events they
 	 * are made of have been read (settle_bodies): the log comes first */
 	struct ord_arena bodies;
@@ -534,6 +539,156 @@ struct reader {
 
 /* The last row of an ORD_REC_ARRAY, or NULL. */
 #define LAST(a) ((a).n ? &(a).v[(a).n - 1] : NULL)
+
+/*
+ * The values' forms.  schema/bundle.rng gives each hash, signature, number
+ * and name a datatype libxml2 checks without a regular expression or a
+ * facet (hexBinary, positiveInteger, a string of at most 200 characters),
+ * looser than the form orderly writes and reads: hex of its length in
+ * lower case, numbers of their digits with no sign, blank or leading
+ * zero, names with no blank at either end.  The schema said the form with
+ * pattern facets, but libxml2 2.9 builds every facet again for each value
+ * it checks, and compiles a pattern again (a sixth of a verify); the
+ * reader holds each value to its form as it reads it, and refuses the
+ * bundle at the first that is not, as the schema did.
+ */
+enum value_kind {
+	V_NAME,    /* no blank at either end, no line break: ids, kinds, phases */
+	V_COUNT,   /* 1 to 18 digits, the first not 0 */
+	V_NUMBER,  /* 0, or 1 to 10 digits, the first not 0 */
+	V_INTEGER, /* V_NUMBER's form of up to 19 digits, perhaps after a minus */
+	V_HEX16,   /* 16 bytes in hex, lower case */
+	V_HEX32,
+	V_HEX64,
+	V_ANY, /* the schema's alone */
+};
+
+static const char *const value_expected[] = {
+	[V_NAME] = "at least one character, no blank at either end and no line break",
+	[V_COUNT] = "a count: 1 to 18 digits, the first not 0",
+	[V_NUMBER] = "a number: 0, or 1 to 10 digits the first not 0",
+	[V_INTEGER] = "an integer: 0, or 1 to 19 digits the first not 0, perhaps after a minus",
+	[V_HEX16] = "32 hex digits in lower case",
+	[V_HEX32] = "64 hex digits in lower case",
+	[V_HEX64] = "128 hex digits in lower case",
+	[V_ANY] = "",
+};
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* 1 to max ASCII digits and nothing else, the first not 0 unless alone. */
+static int digits_ok(const char *s, size_t max)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n && !s[n] && n <= max && (s[0] != '0' || n == 1);
+}
+
+/* Whether s has the form of k (the patterns bundle.rng had). */
+static int value_ok(enum value_kind k, const char *s)
+{
+	size_t n = strlen(s), want;
+
+	switch (k) {
+	case V_NAME: return n && !is_blank(s[0]) && !is_blank(s[n - 1]) && !strpbrk(s, "\r\n");
+	case V_COUNT: return s[0] != '0' && digits_ok(s, 18);
+	case V_NUMBER: return digits_ok(s, 10);
+	case V_INTEGER: return digits_ok(s + (s[0] == '-'), 19);
+	case V_ANY: return 1;
+	default:
+		want = k == V_HEX16 ? 32 : k == V_HEX32 ? 64 : 128;
+		return n == want && strspn(s, "0123456789abcdef") == n;
+	}
+}
+
+/* Where the value of attribute attr (NULL: the text) of the element just
+ * read begins: *col 0 when the bytes are not at hand (read by pieces, or
+ * let go), and *line then the element's. */
+static void value_where(struct reader *rd, const char *attr, unsigned *line, unsigned *col)
+{
+	const char *b = rd->bytes, *end, *p, *v = NULL, *name, *ls = b;
+	size_t off = ord_xml_stream_offset(rd->x), an = attr ? strlen(attr) : 0;
+	char quote;
+
+	*line = ord_xml_stream_line(rd->x);
+	*col = 0;
+	if (!b || rd->dropped || off >= rd->len || b[off] != '<')
+		return;
+	end = b + rd->len;
+	/* the start tag's name, then its attributes */
+	for (p = b + off + 1; p < end && !is_blank(*p) && *p != '>' && *p != '/'; p++)
+		;
+	while (p < end && !v) {
+		while (p < end && is_blank(*p))
+			p++;
+		if (p >= end)
+			break;
+		if (*p == '>' || *p == '/') {
+			/* the text begins after the tag (an empty one: at it) */
+			v = attr ? b + off : *p == '>' ? p + 1 : b + off;
+			break;
+		}
+		for (name = p; p < end && *p != '=' && !is_blank(*p); p++)
+			;
+		while (p < end && *p != '"' && *p != '\'')
+			p++;
+		if (p >= end)
+			break;
+		quote = *p++;
+		if (attr && (size_t)(p - name) > an && !memcmp(name, attr, an) &&
+		    (name[an] == '=' || is_blank(name[an])))
+			v = p;
+		while (p < end && *p != quote)
+			p++;
+		p++;
+	}
+	if (!v)
+		v = b + off;
+	/* its line and column (in characters) from the start */
+	*line = 1;
+	for (p = b; (p = memchr(p, '\n', (size_t)(v - p))) != NULL; (*line)++)
+		ls = ++p;
+	for (p = ls, *col = 1; p < v; p++)
+		*col += ((unsigned char)*p & 0xC0) != 0x80;
+}
+
+/* The value s of attribute attr (NULL: the element's text) refused: not
+ * of the form of k.  The message names the place and the form expected;
+ * the value is quoted, at most 64 bytes of it, its line breaks and tabs
+ * written as \n, \r, \t. */
+static void value_refused(struct reader *rd, const char *attr, const char *s, enum value_kind k)
+{
+	struct ord_buf m = ORD_BUF_INIT;
+	unsigned line, col;
+	size_t n = strlen(s), cut = n > 64 ? 64 : n, i;
+
+	while (cut < n && cut && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;
+	value_where(rd, attr, &line, &col);
+	ord_buf_addf(&m, "%s:%u", rd->name, line);
+	if (col)
+		ord_buf_addf(&m, ":%u", col);
+	ord_buf_addf(&m, ": <%s>%s%s '", ord_xml_stream_name(rd->x), attr ? " " : "", attr ? attr : "");
+	for (i = 0; i < cut; i++)
+		if (s[i] == '\n' || s[i] == '\r' || s[i] == '\t')
+			ord_buf_addf(&m, "\\%c", s[i] == '\n' ? 'n' : s[i] == '\r' ? 'r' : 't');
+		else
+			ord_buf_addch(&m, s[i]);
+	ord_buf_addf(&m, "%s' is not valid (expected %s)", cut < n ? "..." : "", value_expected[k]);
+	rd->bad = ord_error_set(ORD_EBADDATA, "%s", m.buf);
+	ord_buf_release(&m);
+}
+
+/* The value s of attribute attr (NULL: the text) held to its form; the
+ * first refused stops the read (read_events). */
+static void held(struct reader *rd, const char *attr, const char *s, enum value_kind k)
+{
+	if (s && rd->check && !rd->bad && !value_ok(k, s))
+		value_refused(rd, attr, s, k);
+}
 
 /* An attribute the schema requires (never NULL). */
 static char *attr(struct reader *rd, const char *name)
@@ -548,22 +703,40 @@ static char *attr_rec(struct reader *rd, const char *name)
 	return ord_record_take(rd->r, attr(rd, name));
 }
 
-static long attr_long(struct reader *rd, const char *name)
+/* attr_rec() of a name (V_NAME). */
+static char *attr_name(struct reader *rd, const char *name)
+{
+	char *s = attr(rd, name);
+
+	held(rd, name, s, V_NAME);
+	return ord_record_take(rd->r, s);
+}
+
+/* A number of the form of k (0 when absent). */
+static long attr_long(struct reader *rd, const char *name, enum value_kind k)
 {
 	char *s = ord_xml_stream_attr(rd->x, name);
 	long l = 0;
 
+	held(rd, name, s, k);
 	if (!s || ord_parse_long(s, &l))
 		l = 0;
 	free(s);
 	return l;
 }
 
+static enum value_kind hex_kind(size_t len)
+{
+	return len == 16 ? V_HEX16 : len == 32 ? V_HEX32 : V_HEX64;
+}
+
+/* len bytes in hex, lower case: 1, or 0 when absent (out zeroed). */
 static int attr_hex(struct reader *rd, const char *name, unsigned char *out, size_t len)
 {
 	char *s = ord_xml_stream_attr(rd->x, name);
 	int ok = s && strlen(s) == 2 * len && ord_unhex(out, len, s) == (int)len;
 
+	held(rd, name, s, hex_kind(len));
 	if (!ok)
 		memset(out, 0, len);
 	free(s);
@@ -574,6 +747,7 @@ static void text_hex(struct reader *rd, unsigned char *out, size_t len)
 {
 	const char *t = rd->text.buf;
 
+	held(rd, NULL, t, hex_kind(len));
 	if (strlen(t) != 2 * len || ord_unhex(out, len, t) != (int)len)
 		memset(out, 0, len);
 }
@@ -717,7 +891,7 @@ static void run_at(struct reader *rd, const char *e)
 	 * the verifier asks for it */
 	if (table < 0 && !strcmp(e, "scenario") && !rd->src->scenario.n)
 		table = RUN_SCENARIO;
-	run_to(rd, table, table < 0 || table == RUN_SCENARIO ? 0 : attr_long(rd, "log"),
+	run_to(rd, table, table < 0 || table == RUN_SCENARIO ? 0 : attr_long(rd, "log", V_COUNT),
 	       ord_xml_stream_offset(rd->x));
 }
 
@@ -752,18 +926,18 @@ static void start(struct reader *rd, const char *e, int depth)
 	free(enc);
 	if (depth == 0) {
 		attr_hex(rd, "game", r->game_id, 16);
-		r->turn = (int)attr_long(rd, "turn");
+		r->turn = (int)attr_long(rd, "turn", V_COUNT);
 		rd->ruleset = ord_xml_stream_attr(rd->x, "ruleset");
 		rd->referee = ord_xml_stream_attr(rd->x, "referee");
 		rd->dice = ord_xml_stream_attr(rd->x, "dice");
 	} else if (depth == 2 && !strcmp(e, "unit")) {
-		ORD_REC_ADD(r->units)->id = attr_rec(rd, "id");
+		ORD_REC_ADD(r->units)->id = attr_name(rd, "id");
 	} else if (depth == 2 && !strcmp(e, "entry")) {
 		struct ord_rec_entry *en = ORD_REC_ADD(r->entries);
-		en->seq = attr_long(rd, "seq");
-		en->turn = (int)attr_long(rd, "turn");
-		en->at = attr_long(rd, "at");
-		en->kind = attr_rec(rd, "kind");
+		en->seq = attr_long(rd, "seq", V_COUNT);
+		en->turn = (int)attr_long(rd, "turn", V_NUMBER);
+		en->kind = attr_name(rd, "kind");
+		en->at = attr_long(rd, "at", V_INTEGER);
 		attr_hex(rd, "hash", en->hash, 32);
 	} else if (depth != 1) {
 		return;
@@ -771,70 +945,71 @@ static void start(struct reader *rd, const char *e, int depth)
 		attr_hex(rd, "prev", r->prev, 32);
 	} else if (!strcmp(e, "commitment")) {
 		struct ord_rec_commit *c = ORD_REC_ADD(r->commits);
-		c->side = attr_rec(rd, "side");
-		c->version = (int)attr_long(rd, "version");
+		c->side = attr_name(rd, "side");
+		c->version = (int)attr_long(rd, "version", V_COUNT);
 		attr_hex(rd, "commitment", c->commitment, 32);
 		attr_hex(rd, "signature", c->signature, 64);
-		c->log = attr_long(rd, "log");
+		c->log = attr_long(rd, "log", V_COUNT);
 	} else if (!strcmp(e, "sheet")) {
 		struct ord_rec_sheet *s = ORD_REC_ADD(r->sheets);
-		s->side = attr_rec(rd, "side");
+		s->side = attr_name(rd, "side");
 		s->source = attr_rec(rd, "source");
-		s->version = (int)attr_long(rd, "version");
+		s->version = (int)attr_long(rd, "version", V_COUNT);
 		attr_hex(rd, "nonce", s->nonce, 32);
 		attr_hex(rd, "commitment", s->commitment, 32);
 		s->has_sig = attr_hex(rd, "signature", s->signature, 64);
 		s->has_witness = attr_hex(rd, "witness", s->witness, 32);
-		s->log = attr_long(rd, "log");
+		s->log = attr_long(rd, "log", V_COUNT);
 	} else if (!strcmp(e, "previous")) {
-		ORD_REC_ADD(r->previous)->side = attr_rec(rd, "side");
+		ORD_REC_ADD(r->previous)->side = attr_name(rd, "side");
 	} else if (!strcmp(e, "event")) {
 		struct ord_rec_event *ev = ORD_REC_ADD(r->events);
-		ev->seq = (unsigned)attr_long(rd, "seq");
-		ev->phase = attr_rec(rd, "phase");
-		ev->kind = attr_rec(rd, "kind");
-		ev->log = attr_long(rd, "log");
-		ev->void_log = attr_long(rd, "void-log");
+		ev->seq = (unsigned)attr_long(rd, "seq", V_COUNT);
+		ev->phase = attr_name(rd, "phase");
+		ev->kind = attr_name(rd, "kind");
+		ev->log = attr_long(rd, "log", V_COUNT);
+		ev->void_log = attr_long(rd, "void-log", V_COUNT);
 	} else if (!strcmp(e, "link")) {
 		struct ord_rec_link *k = ORD_REC_ADD(r->links);
-		k->index = (int)attr_long(rd, "index");
-		k->side = attr_rec(rd, "side");
+		k->index = (int)attr_long(rd, "index", V_COUNT);
+		k->side = attr_name(rd, "side");
 		attr_hex(rd, "link", k->link, 32);
-		k->log = attr_long(rd, "log");
+		k->log = attr_long(rd, "log", V_COUNT);
 	} else if (!strcmp(e, "roll")) {
 		struct ord_rec_roll *o = ORD_REC_ADD(r->rolls);
 		char *f = attr(rd, "fixed");
-		o->log = attr_long(rd, "log");
-		o->turn = (int)attr_long(rd, "turn");
-		o->phase = attr_rec(rd, "phase");
-		o->event = (int)attr_long(rd, "event");
-		o->purpose = attr_rec(rd, "purpose");
-		o->idx = (int)attr_long(rd, "index");
-		o->sides = (int)attr_long(rd, "sides");
-		o->value = (int)attr_long(rd, "value");
+		o->log = attr_long(rd, "log", V_COUNT);
+		o->turn = (int)attr_long(rd, "turn", V_COUNT);
+		o->phase = attr_name(rd, "phase");
+		o->event = (int)attr_long(rd, "event", V_NUMBER);
+		o->purpose = attr_name(rd, "purpose");
+		o->idx = (int)attr_long(rd, "index", V_NUMBER);
+		/* the schema's integers of 2 to 1,000 and 1 to 1,000 */
+		o->sides = (int)attr_long(rd, "sides", V_ANY);
+		o->value = (int)attr_long(rd, "value", V_ANY);
 		o->fixed = !strcmp(f, "yes");
 		free(f);
 	} else if (!strcmp(e, "result")) {
 		struct ord_rec_result *o = ORD_REC_ADD(r->results);
-		o->log = attr_long(rd, "log");
-		o->turn = (int)attr_long(rd, "turn");
-		o->phase = attr_rec(rd, "phase");
-		o->event = (int)attr_long(rd, "event");
+		o->log = attr_long(rd, "log", V_COUNT);
+		o->turn = (int)attr_long(rd, "turn", V_COUNT);
+		o->phase = attr_name(rd, "phase");
+		o->event = (int)attr_long(rd, "event", V_NUMBER);
 		o->unit = attr_rec(rd, "unit");
 		ord_kv_init(&o->texts);
 	} else if (!strcmp(e, "state")) {
 		struct ord_rec_state *o = ORD_REC_ADD(r->states);
-		o->log = attr_long(rd, "log");
-		o->unit = attr_rec(rd, "unit");
-		o->turn = (int)attr_long(rd, "turn");
-		o->phase = (int)attr_long(rd, "phase");
+		o->log = attr_long(rd, "log", V_COUNT);
+		o->unit = attr_name(rd, "unit");
+		o->turn = (int)attr_long(rd, "turn", V_NUMBER);
+		o->phase = (int)attr_long(rd, "phase", V_NUMBER);
 	} else if (!strcmp(e, "head")) {
 		struct ord_rec_head *h = ORD_REC_ADD(r->heads);
 		char *at = attr(rd, "at");
-		h->turn = (int)attr_long(rd, "turn");
+		h->turn = (int)attr_long(rd, "turn", V_COUNT);
 		snprintf(h->at, sizeof(h->at), "%s", at);
 		free(at);
-		h->seq = attr_long(rd, "seq");
+		h->seq = attr_long(rd, "seq", V_COUNT);
 		attr_hex(rd, "hash", h->hash, 32);
 		h->has_seed_commitment = attr_hex(rd, "seed-commitment", h->seed_commitment, 32);
 		attr_hex(rd, "signature", h->signature, 64);
@@ -854,6 +1029,9 @@ static void explanation(struct reader *rd, struct ord_rec_result *o)
 	char *lang = attr(rd, "lang");
 	size_t len;
 	const char *text = content(rd, &len);
+
+	if (*lang)
+		held(rd, "lang", lang, V_NAME);
 
 	if (ord_kv_get(&o->texts, lang))
 		rd->err = ord_error_set(ORD_EBADDATA,
@@ -953,6 +1131,7 @@ static void end(struct reader *rd, const char *e, int depth)
 			ord_kv_init(&res->texts);
 		}
 	} else if (!strcmp(e, "signature")) {
+		held(rd, NULL, rd->text.buf, V_HEX64);
 		snprintf(rd->sig_hex, sizeof(rd->sig_hex), "%.128s", rd->text.buf);
 	}
 	if (rd->src && rd->r != rd->main)
@@ -960,15 +1139,16 @@ static void end(struct reader *rd, const char *e, int depth)
 }
 
 /* Read the bundle's stream into rd->r: 0, the stream's error (not
- * well-formed, not valid: ORD_EBADDATA), or 0 with rd->err set (a text
- * that is not base64 though it says so). */
+ * well-formed, not valid: ORD_EBADDATA), ORD_EBADDATA for a value not of
+ * its form (rd->bad), or 0 with rd->err set (a text that is not base64
+ * though it says so). */
 static int read_events(struct reader *rd)
 {
 	const char *t;
 	size_t n;
 	int ev;
 
-	while (!rd->err && (ev = ord_xml_stream_next(rd->x)) != ORD_XML_DONE) {
+	while (!rd->err && !rd->bad && (ev = ord_xml_stream_next(rd->x)) != ORD_XML_DONE) {
 		if (ev < 0)
 			return ev;
 		if (ev == ORD_XML_TEXT) {
@@ -980,7 +1160,8 @@ static int read_events(struct reader *rd)
 			end(rd, ord_xml_stream_name(rd->x), ord_xml_stream_depth(rd->x));
 		}
 	}
-	return 0;
+	/* a value not of its form: the bundle refused as the schema would */
+	return rd->bad;
 }
 
 /* The log's "event" entries given their bodies for good, now that the
@@ -1533,6 +1714,8 @@ static int read_bundle(struct reader *rd, const char *bytes, size_t len)
 	char c;
 	int err;
 
+	rd->check = 1;
+	rd->len = len;
 	/* read as a stream: the record and the bytes, no tree of them */
 	if (rd->fill)
 		err = ord_xml_stream_open_read(&rd->x, len, ORD_BUNDLE_MAX_BYTES, rd->name,

@@ -330,6 +330,23 @@ for f in big-cut.xml big-broken.xml; do
 		fail "$f: verify of the file says '$from_file', from standard input (exit $RC) '$ERR'"
 done
 has "$from_file" "big-broken.xml"
+# A value its datatype takes but not of the form orderly writes (a count
+# with a leading zero: the schema says positiveInteger, the reader the
+# form), far into the rows of such a bundle: refused as the bundle's form,
+# exit 65, naming the value's line and column, from the file as from
+# standard input.
+big big-value.xml
+perl -0777 -pi -e 's{<state log="}{<state log="0}' big-value.xml
+line=$(grep -n -m1 '<state log="0' big-value.xml | cut -d: -f1)
+log=$(grep -o -m1 '<state log="0[0-9]*"' big-value.xml | sed 's/.*log="//; s/"//')
+expect 65 verify big-value.xml
+[[ "$ERR" == *"big-value.xml does not have the form of a bundle: it was changed or damaged (big-value.xml:$line:15: <state> log '$log' is not valid (expected a count: 1 to 18 digits, the first not 0))" ]] ||
+	fail "verify of big-value.xml: $ERR"
+[[ -z "$OUT" ]] || fail "verify of big-value.xml printed a verdict: $OUT"
+from_file=$ERR
+run "$ORDERLY" verify - <big-value.xml
+[[ "$RC" == 65 && "${ERR//<stdin>/big-value.xml}" == "$from_file" ]] ||
+	fail "big-value.xml: verify of the file says '$from_file', from standard input (exit $RC) '$ERR'"
 expect 66 verify missing.xml
 expect 64 verify
 expect 64 verify turn1.xml --receipt 12ab

@@ -2490,6 +2490,173 @@ START_TEST(streamed_refusals)
 }
 END_TEST
 
+/* The line and column (in characters) of p in the bundle. */
+static void where_in_bundle(const char *p, unsigned *line, unsigned *col)
+{
+	const char *q;
+
+	for (*line = 1, *col = 1, q = bundle.buf; q < p; q++) {
+		if (*q == '\n')
+			++*line, *col = 1;
+		else if (((unsigned char)*q & 0xC0) != 0x80)
+			++*col;
+	}
+}
+
+/* The bundle with the value of attribute attr (NULL: the text) of the
+ * first <elem> after the first `after` (NULL: anywhere) set to value,
+ * re-signed by the game's key (but for the signature's own), into doc; *line and *col where the value
+ * begins (in characters). */
+static void with_value(struct ord_buf *doc, const char *after, const char *elem, const char *attr,
+		       const char *value, unsigned *line, unsigned *col)
+{
+	struct ord_buf tag = ORD_BUF_INIT;
+	const char *a = after ? strstr(bundle.buf, after) : bundle.buf, *v, *e;
+
+	ck_assert_ptr_nonnull(a);
+	ord_buf_addf(&tag, "<%s%s", elem, attr ? " " : ">");
+	ck_assert_msg((a = strstr(a, tag.buf)) != NULL, "no %s in the bundle", tag.buf);
+	if (attr) {
+		ord_buf_reset(&tag);
+		ord_buf_addf(&tag, " %s=\"", attr);
+		ck_assert_msg((v = strstr(a, tag.buf)) != NULL && v < strchr(a, '>'),
+			      "no %s in <%s>", attr, elem);
+		v += tag.len;
+		e = strchr(v, '"');
+	} else {
+		v = strchr(a, '>') + 1;
+		e = strchr(v, '<');
+	}
+	ord_buf_reset(doc);
+	ord_buf_add(doc, bundle.buf, (size_t)(v - bundle.buf));
+	ord_buf_adds(doc, value);
+	if (v < bundle.buf + sig_offset(bundle.buf, bundle.len)) {
+		ord_buf_add(doc, e, (size_t)(bundle.buf + sig_offset(bundle.buf, bundle.len) - e));
+		ord_bundle_sign(doc, referee.sk);
+	} else {
+		/* the signature itself */
+		ord_buf_adds(doc, e);
+	}
+	where_in_bundle(v, line, col);
+	ord_buf_release(&tag);
+}
+
+/* The bundle's hashes, signatures, numbers and names are of datatypes the
+ * schema checks without a pattern (libxml2 compiled each pattern again
+ * for every value), and the reader holds each to its form (value_ok): a
+ * value the datatype takes but orderly never writes is refused as the
+ * schema refused it before, as the bundle's form, naming the file, the
+ * line and column of the value and what was expected; the same when the
+ * file is read by pieces.  Each of these is taken by the schema alone:
+ * without the reader's check it would verify or fail a check. */
+START_TEST(values_held_to_their_form)
+{
+	static const struct {
+		const char *after, *elem, *attr, *value, *shown, *expected;
+	} cases[] = {
+		/* hex in upper case (hexBinary takes it) */
+		{ NULL, "entry", "hash",
+		  "ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789", NULL,
+		  "64 hex digits in lower case" },
+		{ NULL, "seed", NULL, "ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789",
+		  NULL, "64 hex digits in lower case" },
+		{ NULL, "bundle", "game", "0123456789ABCDEF0123456789abcdef", NULL,
+		  "32 hex digits in lower case" },
+		{ NULL, "head", "signature",
+		  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+		  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdeF",
+		  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef...",
+		  "128 hex digits in lower case" },
+		/* hex too short or too long (hexBinary takes any even length) */
+		{ NULL, "sheet", "nonce", "0123456789abcdef", NULL, "64 hex digits in lower case" },
+		{ NULL, "bundle", "game", "0123456789abcdef0123456789abcdef00", NULL,
+		  "32 hex digits in lower case" },
+		/* hex with a blank (hexBinary collapses blanks) */
+		{ NULL, "sheet", "nonce",
+		  " 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+		  " 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde...",
+		  "64 hex digits in lower case" },
+		{ NULL, "signature", NULL,
+		  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+		  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n",
+		  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef...",
+		  "128 hex digits in lower case" },
+		/* a count, a number, an integer with a sign or a leading zero
+		 * (positiveInteger, nonNegativeInteger and integer take them) */
+		{ "<log ", "entry", "seq", "+1", NULL, "a count: 1 to 18 digits, the first not 0" },
+		{ NULL, "roll", "log", "007", NULL, "a count: 1 to 18 digits, the first not 0" },
+		{ NULL, "result", "log", "1234567890123456789", NULL,
+		  "a count: 1 to 18 digits, the first not 0" },
+		{ NULL, "result", "event", "12345678901", NULL,
+		  "a number: 0, or 1 to 10 digits the first not 0" },
+		{ NULL, "state", "turn", "-0", NULL, "a number: 0, or 1 to 10 digits the first not 0" },
+		{ NULL, "state", "phase", "01", NULL, "a number: 0, or 1 to 10 digits the first not 0" },
+		{ NULL, "entry", "at", "+1", NULL,
+		  "an integer: 0, or 1 to 19 digits the first not 0, perhaps after a minus" },
+		{ NULL, "entry", "at", "-01", NULL,
+		  "an integer: 0, or 1 to 19 digits the first not 0, perhaps after a minus" },
+		{ NULL, "entry", "at", "12345678901234567890", NULL,
+		  "an integer: 0, or 1 to 19 digits the first not 0, perhaps after a minus" },
+		/* a name empty, with a blank at an end, or a line break */
+		{ NULL, "roll", "purpose", "", NULL,
+		  "at least one character, no blank at either end and no line break" },
+		{ NULL, "entry", "kind", "open ", NULL,
+		  "at least one character, no blank at either end and no line break" },
+		{ NULL, "state", "unit", "&#9;B1", "\\tB1",
+		  "at least one character, no blank at either end and no line break" },
+		{ NULL, "event", "phase", "move&#10;ment", "move\\nment",
+		  "at least one character, no blank at either end and no line break" },
+		{ NULL, "unit", "id", " B1", NULL,
+		  "at least one character, no blank at either end and no line break" },
+	};
+	struct ord_buf doc = ORD_BUF_INIT, out = ORD_BUF_INIT, want = ORD_BUF_INIT;
+	unsigned line, col;
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		with_value(&doc, cases[k].after, cases[k].elem, cases[k].attr, cases[k].value,
+			   &line, &col);
+		ord_buf_reset(&want);
+		ord_buf_addf(&want,
+			     "t.xml does not have the form of a bundle: it was changed or damaged (t.xml:%u:%u: <%s>%s%s '%s' is not valid (expected %s))",
+			     line, col, cases[k].elem, cases[k].attr ? " " : "",
+			     cases[k].attr ? cases[k].attr : "",
+			     cases[k].shown ? cases[k].shown : cases[k].value, cases[k].expected);
+		ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+		ck_assert_str_eq(ord_error_last(), want.buf);
+		file_alike(doc.buf, doc.len, cases[k].value);
+	}
+	/* a language's name (this game's results have one explanation each,
+	 * of no language) */
+	where_in_bundle(strstr(bundle.buf, "<explanation>"), &line, &col);
+	ord_buf_reset(&want);
+	ord_buf_addf(&want,
+		     "t.xml does not have the form of a bundle: it was changed or damaged (t.xml:%u:%u: <explanation> lang 'da ' is not valid (expected at least one character, no blank at either end and no line break))",
+		     line, col + (unsigned)strlen("<explanation lang=\""));
+	ck_assert_int_eq(resigned_with("<explanation>", "<explanation lang=\"da \">", NULL, &out),
+			 ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(), want.buf);
+	/* what the datatypes refuse is the schema's, said by libxml2 */
+	with_value(&doc, NULL, "sheet", "nonce", "abc", &line, &col);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	ord_buf_reset(&want);
+	ord_buf_addf(&want,
+		     "t.xml does not have the form of a bundle: it was changed or damaged (t.xml:%u: Type hexBinary doesn't allow value 'abc'\nt.xml:%u: Element sheet failed to validate attributes\nt.xml:%u: Invalid attribute nonce for element sheet)",
+		     line, line, line);
+	ck_assert_str_eq(ord_error_last(), want.buf);
+	with_value(&doc, NULL, "state", "phase", "-1", &line, &col);
+	ck_assert_int_eq(verify(doc.buf, doc.len, NULL, &out), ORD_EBADDATA);
+	ord_buf_reset(&want);
+	ord_buf_addf(&want,
+		     "t.xml does not have the form of a bundle: it was changed or damaged (t.xml:%u: Type nonNegativeInteger doesn't allow value '-1'\nt.xml:%u: Element state failed to validate attributes\nt.xml:%u: Invalid attribute phase for element state)",
+		     line, line, line);
+	ck_assert_str_eq(ord_error_last(), want.buf);
+	ord_buf_release(&doc);
+	ord_buf_release(&out);
+	ord_buf_release(&want);
+}
+END_TEST
+
 /* A record's entry is found by its seq in log n, in seq order or, in a
  * damaged or hostile one, out of it (a scan of every entry for each of a
  * bundle's rows that names a seq no entry has made verify quadratic); of
@@ -2761,6 +2928,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, canon_event_unchanged);
 	tcase_add_test(v, record_entries_found_in_any_order);
 	tcase_add_test(v, streamed_refusals);
+	tcase_add_test(v, values_held_to_their_form);
 	suite_add_tcase(s, v);
 
 	tcase_add_unchecked_fixture(f, build, NULL);
