@@ -106,19 +106,21 @@ static void vformat_at(struct ord_buf *b, const char *name, long line, unsigned 
 	ord_buf_vaddf(b, fmt, ap);
 }
 
-/* Set the error for the first fault of a walk: "FILE:LINE: ...". */
-static int bad(const char *name, long line, const char *fmt, ...)
+/* Set the error for the first fault of a walk: "FILE:LINE:COL: ...", or
+ * "FILE:LINE: ..." when col is 0 (bad). */
+static int bad_at(const char *name, long line, unsigned col, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
+	__attribute__((format(printf, 4, 5)))
 #endif
 	;
-static int bad(const char *name, long line, const char *fmt, ...)
+#define bad(name, line, ...) bad_at(name, line, 0, __VA_ARGS__)
+static int bad_at(const char *name, long line, unsigned col, const char *fmt, ...)
 {
 	struct ord_buf b = ORD_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vformat_at(&b, name, line, 0, fmt, ap);
+	vformat_at(&b, name, line, col, fmt, ap);
 	va_end(ap);
 	ord_error_set(ORD_EBADDATA, "%s", b.buf);
 	ord_buf_release(&b);
@@ -647,14 +649,17 @@ static int unit_strings(struct ord_scenario *sc, struct ord_scenario_unit *u, xm
 	char *id = NULL, *nm = NULL, *side = NULL;
 	struct ord_buf b = ORD_BUF_INIT;
 	size_t li, ln, ls;
+	unsigned line, col;
 	int err;
 
 	if ((err = required_attr(&id, n, "id", "a unit id of letters, digits _ . / -", name)) != 0)
 		goto out;
+	/* the schema leaves the id's form to this check (scenario.rng) */
 	if (!word_ok(id, MAX_ID, 1, "_./-")) {
-		err = bad(name, line_of(n),
-			  "unit id '%s' is not valid (expected 1 to %d of letters, digits _ . / -)",
-			  id, MAX_ID);
+		col = ord_scenario_unit_col(u, "id", 1, &line);
+		err = bad_at(name, line, col,
+			     "unit id '%s' is not valid (expected 1 to %d of letters, digits _ . / -)",
+			     id, MAX_ID);
 		goto out;
 	}
 	if ((err = required_attr(&nm, n, "name", "the unit's display name", name)) != 0 ||

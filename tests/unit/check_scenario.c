@@ -582,8 +582,16 @@ START_TEST(test_units_attributes)
 	char *xml;
 	int i;
 
+	/* the id's form is this check's alone: the schema takes any token
+	 * (libxml2 compiled its pattern again for every unit) */
 	expect_body(HEAD "<unit id=\"1st Foot\" name=\"A\" side=\"a\"/>\n",
-		    "t.xml:6: unit id '1st Foot' is not valid (expected 1 to 32 of letters, digits _ . / -)");
+		    "t.xml:6:11: unit id '1st Foot' is not valid (expected 1 to 32 of letters, digits _ . / -)");
+	expect_body(HEAD "<unit name=\"A\"\n      id=\"B1!\" side=\"a\"/>\n",
+		    "t.xml:7:11: unit id 'B1!' is not valid (expected 1 to 32 of letters, digits _ . / -)");
+	expect_body(HEAD "<unit id=\"abcdefghijklmnopqrstuvwxyz0123456\" name=\"A\" side=\"a\"/>\n",
+		    "t.xml:6:11: unit id 'abcdefghijklmnopqrstuvwxyz0123456' is not valid (expected 1 to 32 of letters, digits _ . / -)");
+	expect_body(HEAD "<unit id=\"B&#233;\" name=\"A\" side=\"a\"/>\n",
+		    "t.xml:6:11: unit id 'B\xc3\xa9' is not valid (expected 1 to 32 of letters, digits _ . / -)");
 	expect_body(HEAD "<unit id=\"U1\" side=\"a\"/>\n",
 		    "t.xml:6: <unit> has no 'name' attribute (expected the unit's display name)");
 	expect_body(HEAD "<unit id=\"U1\" name=\"A\"/>\n",
