@@ -91,8 +91,23 @@ int cmd_register(const struct cli_cmd *cmd, int argc, char **argv)
 		changed = 1;
 	}
 	if (passfile) {
+		int64_t until = 0;
+
+		/* a suspension of the old one's proofs by mail ends with it */
+		if (ord_mail_pass_suspended(g, side, &until, NULL) != 0)
+			until = 0;
+		ord_error_clear();
 		if ((rc = ord_mail_set_passphrase(g, side, pass.buf)) != 0)
 			goto fail;
+		if (until > 0) {
+			struct ord_buf t = ORD_BUF_INIT;
+			ord_when_format(&t, until, NULL);
+			printf("the passphrase proofs by mail of %s, suspended until %s after wrong "
+			       "passphrases, are checked again from now: the new passphrase ends the "
+			       "suspension (logged, mail-unsuspended)\n",
+			       side ? side : "the referee", t.buf);
+			ord_buf_release(&t);
+		}
 		changed = 1;
 	}
 	if (pgpfile) {

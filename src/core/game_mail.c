@@ -27,6 +27,10 @@
  *                    passphrase proofs by mail are not checked until T,
  *                    after N wrong ones within an hour (J12 of the judge);
  *                    logged by the wrong one that begins it
+ *   mail-unsuspended side=NAME | referee=1, until=T, ended=T2: a new
+ *                    passphrase registered (mail-passphrase, just before
+ *                    it) ended at T2 the suspension that was to run until
+ *                    T: the wrong ones were guesses of the old one
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -251,6 +255,49 @@ static int end(struct ord_game *g, int err)
 	return err;
 }
 
+/* The party's suspension running at now (J12): *until 0 when none, with
+ * the wrong passphrases counted in the window. */
+static int suspension(struct ord_game *g, const char *party, int64_t now, int64_t *until, int *wrong)
+{
+	int64_t last = 0;
+	int err, busy = 0, tries = 0;
+
+	*until = 0;
+	if ((err = ord_mail_pass_tries(g, &tries)) != 0 ||
+	    (err = ord_store_mail_pass_count(g->db, party, now, ORD_MAIL_PASS_WINDOW,
+					     ORD_MAIL_PASS_STALE, 0, wrong, &busy, &last)) != 0)
+		return err;
+	/* no row is added while suspended, so the last one began it and
+	 * every row has left the window when it ends */
+	if (*wrong >= tries)
+		*until = last + ORD_MAIL_PASS_WINDOW;
+	return 0;
+}
+
+/* A new passphrase of side's party (inside its transaction, after the
+ * mail-passphrase entry): the checks counted were of the old one, so they
+ * are forgotten, and a suspension they began ends now, logged
+ * (mail-unsuspended) so that the audit's and verify's note of a side shut
+ * out (attack 37) holds it to the time it ran. */
+static int new_passphrase(struct ord_game *g, int turn, const char *side, const char *party)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	int64_t now = ord_game_now(g), until = 0, seq;
+	int err, wrong = 0;
+
+	if ((err = suspension(g, party, now, &until, &wrong)) != 0)
+		return err;
+	if (until > now) {
+		who(&body, side);
+		ord_buf_addf(&body, "until=%lld\nended=%lld\n", (long long)until, (long long)now);
+		err = ord_game_log(g, &seq, turn, "mail-unsuspended", body.buf);
+		ord_buf_release(&body);
+	}
+	if (!err)
+		err = ord_store_mail_pass_clear(g->db, party);
+	return err;
+}
+
 static int set_address(struct ord_game *g, int turn, const char *side, const char *address)
 {
 	struct ord_buf body = ORD_BUF_INIT, lower = ORD_BUF_INIT;
@@ -328,6 +375,8 @@ int ord_mail_set_passphrase(ord_game *g, const char *side, const char *passphras
 		if ((err = ord_game_log(g, &seq, t.turn, "mail-passphrase", body.buf)) == 0)
 			err = ord_store_mail_party_set(g->db, party, "pass_hash", hash,
 						       strlen(hash), seq);
+		if (!err)
+			err = new_passphrase(g, t.turn, side, party);
 		err = end(g, err);
 	}
 	sodium_memzero(hash, sizeof(hash));
@@ -619,12 +668,11 @@ static int log_suspension(ord_game *g, const char *side, const char *party)
 {
 	struct ord_store_turn t;
 	struct ord_buf body = ORD_BUF_INIT;
-	int64_t now = ord_game_now(g), last = 0, seq;
-	int err, wrong = 0, busy = 0, tries = 0;
+	int64_t until = 0, seq;
+	int err, wrong = 0, tries = 0;
 
 	if ((err = ord_mail_pass_tries(g, &tries)) != 0 ||
-	    (err = ord_store_mail_pass_count(g->db, party, now, ORD_MAIL_PASS_WINDOW,
-					     ORD_MAIL_PASS_STALE, 0, &wrong, &busy, &last)) != 0)
+	    (err = suspension(g, party, ord_game_now(g), &until, &wrong)) != 0)
 		return err;
 	/* no row is added while suspended: the one that makes the tries
 	 * begins it, once */
@@ -633,7 +681,7 @@ static int log_suspension(ord_game *g, const char *side, const char *party)
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		return err;
 	who(&body, side);
-	ord_buf_addf(&body, "until=%lld\nwrong=%d\n", (long long)(last + ORD_MAIL_PASS_WINDOW), wrong);
+	ord_buf_addf(&body, "until=%lld\nwrong=%d\n", (long long)until, wrong);
 	err = ord_game_log(g, &seq, t.turn, "mail-suspended", body.buf);
 	ord_buf_release(&body);
 	return err;

@@ -1446,6 +1446,34 @@ static void check_seal_time(struct vr *x, int forced, const char *held)
 	free(v);
 }
 
+/* When a new passphrase ended the suspension of side logged at entry e
+ * (mail-unsuspended, the first after it up to the seal): *ended its
+ * time, and its entry; NULL when none did. */
+static const struct ord_rec_entry *suspension_ended(struct vr *x, const struct ord_rec_entry *e,
+						    const char *side, long *ended)
+{
+	const struct ord_record *r = x->r;
+	size_t i;
+
+	for (i = 0; i < r->entries.n; i++) {
+		const struct ord_rec_entry *f = &r->entries.v[i];
+		char *s, *t;
+		int found;
+
+		if (f->seq <= e->seq || f->seq > x->seal->seq ||
+		    strcmp(f->kind, "mail-unsuspended") || !f->body)
+			continue;
+		s = ord_canon_get(f->body, "side");
+		t = ord_canon_get(f->body, "ended");
+		found = s && !strcmp(s, side) && t && ord_parse_long(t, ended) == 0;
+		free(s);
+		free(t);
+		if (found)
+			return f;
+	}
+	return NULL;
+}
+
 /* A side the NMR policy stood in for whose passphrase proofs by mail
  * were suspended (mail-suspended, logged by the judge) until less than
  * an hour before the deadline the seal kept, or past it: wrong
@@ -1453,7 +1481,8 @@ static void check_seal_time(struct vr *x, int forced, const char *held)
  * handing in a sheet by mail with its passphrase (a red team's find,
  * attack 37), and the stand-in must not read as a side that missed its
  * time.  Noted, with the times: the judge could not tell the player's
- * mail from a forger's. */
+ * mail from a forger's.  A suspension a new passphrase ended
+ * (mail-unsuspended) ran until then. */
 static void note_suspended(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -1470,26 +1499,36 @@ static void note_suspended(struct vr *x)
 			continue;
 		for (i = 0; i < r->entries.n; i++) {
 			const struct ord_rec_entry *e = &r->entries.v[i];
-			char *s, *u;
-			long until = 0;
+			const struct ord_rec_entry *lift = NULL;
+			char *s, *u, lifted[96] = "";
+			long until = 0, ended = 0, end;
 			struct ord_buf from = ORD_BUF_INIT, to = ORD_BUF_INIT, dd = ORD_BUF_INIT;
 
 			if (e->seq > x->seal->seq || strcmp(e->kind, "mail-suspended") || !e->body)
 				continue;
 			s = ord_canon_get(e->body, "side");
 			u = ord_canon_get(e->body, "until");
-			if (s && !strcmp(s, side) && u && ord_parse_long(u, &until) == 0 &&
-			    until > d - ORD_MAIL_PASS_WINDOW) {
+			if (!s || strcmp(s, side) || !u || ord_parse_long(u, &until) != 0)
+				goto next;
+			/* a new passphrase ended it before its time */
+			end = until;
+			if ((lift = suspension_ended(x, e, side, &ended)) != NULL && ended < until) {
+				end = ended;
+				snprintf(lifted, sizeof(lifted),
+					 " (a new passphrase ended it, entry %lld)",
+					 (long long)lift->seq);
+			}
+			if (end > d - ORD_MAIL_PASS_WINDOW) {
 				/* from the last wrong one, on the judge's clock */
 				ord_when_format(&from, (int64_t)until - ORD_MAIL_PASS_WINDOW, NULL);
-				ord_when_format(&to, until, NULL);
+				ord_when_format(&to, end, NULL);
 				ord_when_format(&dd, d, NULL);
 				ord_vout_note(x->v,
-					      "seal: %s, whose units took the NMR policy's orders, had its passphrase proofs by mail suspended (entry %lld) from %s until %s, %s the deadline of %s, after wrong passphrases that anyone who knows its address can send: it may have been shut out of this turn, not missed its time",
-					      side, (long long)e->seq, from.buf, to.buf,
-					      until >= d ? "past" : "less than an hour before",
-					      dd.buf);
+					      "seal: %s, whose units took the NMR policy's orders, had its passphrase proofs by mail suspended (entry %lld) from %s until %s%s, %s the deadline of %s, after wrong passphrases that anyone who knows its address can send: it may have been shut out of this turn, not missed its time",
+					      side, (long long)e->seq, from.buf, to.buf, lifted,
+					      end >= d ? "past" : "less than an hour before", dd.buf);
 			}
+		next:
 			free(s);
 			free(u);
 			ord_buf_release(&from);

@@ -175,6 +175,9 @@
  *      37): the suspension is logged when it begins (mail-suspended, in
  *      game_mail.c), the verifier notes it at a seal that stood in for
  *      the side, and its notice says so rather than "sign your orders".
+ *      A new passphrase registered ends the suspension at once (the
+ *      wrong ones were guesses of the old one), logged too
+ *      (mail-unsuspended), and the notice says so.
  *  J13. ORDERS are late by the time our MTA received the mail (its
  *      topmost Received: line, D11), not the time mail-in reads it: a
  *      mail the MTA kept queued (the game locked by a tick or another
@@ -362,19 +365,22 @@ static int pass_notice(struct judge *j)
 			     "so until then no mail of %s's that needs a proof is taken: whoever\n"
 			     "sent the wrong passphrases can keep it out, %d mails an hour. The\n"
 			     "referee can register an OpenPGP key for it ('orderly register\n"
-			     "--pgp-key'), and move the deadline to give it time (DEADLINE). The\n"
-			     "game's log keeps the suspension: every audit and verify of a turn\n"
-			     "sealed with the NMR policy standing in for %s says it was suspended.\n\n",
+			     "--pgp-key') or a new passphrase, which ends the suspension, and\n"
+			     "move the deadline to give it time (DEADLINE). The game's log keeps\n"
+			     "the suspension: every audit and verify of a turn sealed with the\n"
+			     "NMR policy standing in for %s says it was suspended.\n\n",
 			     party, ", no key of its own in the scenario", party, tries, party);
 	if (late)
 		ord_buf_addf(&body,
 			     "%s has no sheet in for turn %d, and its sheets are taken until\n"
 			     "%s, before the suspension ends.\n\n",
 			     party, ti.turn, deadline_s.buf);
-	ord_buf_adds(&body, "If the wrong passphrases were not yours, someone is guessing it; the\n"
-			    "referee sees each mail in the game's inbox (its Received: lines), and\n"
-			    "a passphrase registered anew ('orderly register --passphrase-file') is\n"
-			    "one the guesses so far did not try. It is the web page's login too.\n");
+	ord_buf_adds(&body,
+		     "If the wrong passphrases were not yours, someone is guessing it; the\n"
+		     "referee sees each mail in the game's inbox (its Received: lines), and\n"
+		     "a passphrase registered anew ('orderly register --passphrase-file') is\n"
+		     "one the guesses so far did not try: it ends the suspension at once,\n"
+		     "since they were guesses of the old one. It is the web page's login too.\n");
 	ord_buf_addf(&key, "pass-suspended/%s/%lld", j->side ? j->side : "", (long long)until);
 	if (j->side && (err = mail_queue_to(j->g, j->side, key.buf, subj.buf, body.buf, NULL, NULL,
 					    NULL, 0)) != 0)

@@ -508,6 +508,17 @@ int ord_store_mail_pass_forget(sqlite3 *db, const char *party, int64_t inbox_id)
 			inbox_id, "forgetting a passphrase check");
 }
 
+int ord_store_mail_pass_clear(sqlite3 *db, const char *party)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st, "DELETE FROM mail_pass_fail WHERE party = ?")) != 0)
+		return err;
+	sqlite3_bind_text(st, 1, party, -1, SQLITE_STATIC);
+	return step_done(db, st, "forgetting passphrase checks");
+}
+
 int ord_store_mail_pass_list(sqlite3 *db, const char *party, int64_t since, struct ord_buf *out)
 {
 	sqlite3_stmt *st = NULL;

@@ -509,6 +509,8 @@ int ord_store_mail_pass_add(sqlite3 *db, const char *party, int64_t now, int64_t
 			    const char *sender);
 int ord_store_mail_pass_wrong(sqlite3 *db, const char *party, int64_t inbox_id);
 int ord_store_mail_pass_forget(sqlite3 *db, const char *party, int64_t inbox_id);
+/* Every check of the party forgotten (a new passphrase: they were of the old one). */
+int ord_store_mail_pass_clear(sqlite3 *db, const char *party);
 /* The party's rows since `since`, one a line: "mail ID at TIME: SENDER"
  * (TIME in UTC, as 2030-12-09T12:00:00Z). */
 int ord_store_mail_pass_list(sqlite3 *db, const char *party, int64_t since, struct ord_buf *out);

@@ -8,8 +8,10 @@
 # blue.  The audit and the bundle's verify said only that the NMR policy
 # stood in for blue, as for a side that missed its time: now the judge
 # logs the suspension (mail-suspended) and both note it, with its times;
-# red, held too but never suspended, is not named.  Mails go straight to
-# `orderly mail-in`, no MTA; the real clock (the log's).
+# red, held too but never suspended, is not named.  A new passphrase
+# ends a suspension (mail-unsuspended): the note holds it to the time it
+# ran.  Mails go straight to `orderly mail-in`, no MTA; the real clock
+# (the log's).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
@@ -89,8 +91,42 @@ shut_out_at() {
 }
 shut_out_at soon 5400
 shut_out_at long 9000
+
+# a new passphrase ends the suspension (the guesses were of the old one),
+# logged (mail-unsuspended): the note holds it to the time it ran.
+# utc T: T as the note writes it
+utc() {
+	date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ
+}
+# lifted NAME AGO LIFT: guesses AGO seconds ago, the new passphrase LIFT
+# seconds ago (the judge's clock), the deadline in two seconds (logged in
+# deadline_NAME)
+lifted() {
+	local g=games/$1.orderly base i
+	base=$(date +%s)
+	ord new "$g" --scenario scenario.xml --fixed-dice >/dev/null 2>&1
+	printf 'blue shako and sabre\n' | ord register "$g" --side blue --passphrase-file - >/dev/null
+	for i in 1 2 3 4 5; do
+		printf 'From: Blue <blue@club.test>\nTo: orderly+%s@judge.test\nSubject: orders\nMessage-ID: <%s-%d@club.test>\nContent-Type: text/plain; charset=utf-8\n\nPassphrase: guess number %d\nORDERS\nB1 ↑ 1/2\nEND\n' \
+			"$1" "$1" "$i" "$i" | ORDERLY_TEST_NOW=$((base - $2)) ord mail-in --games games >/dev/null 2>&1
+	done
+	run bash -c "printf 'blue busby and lance\n' | ORDERLY_TEST_NOW=$((base - $3)) \"\$ORDERLY\" register $g --side blue --passphrase-file -"
+	expect_eq "$RC" 0 "$1: register's exit"
+	expect_in "$OUT" "the passphrase proofs by mail of blue, suspended until $(utc $((base - $2 + 3600))) after wrong passphrases, are checked again from now: the new passphrase ends the suspension (logged, mail-unsuspended)"
+	expect_eq "$(sql "$g" "SELECT body FROM log WHERE kind = 'mail-unsuspended'")" \
+		"$(printf 'side=blue\nuntil=%d\nended=%d' $((base - $2 + 3600)) $((base - $3)))" "$1: the end logged"
+	eval "base_$1=$base"
+	eval "deadline_$1=$(($(date +%s) + 2))"
+	expect_exit 0 ord deadline "$g" "$(utc $((deadline_$1)))"
+}
+# ended 23 minutes after it began, more than an hour before the deadline:
+# not noted (unlifted, it ran until half an hour before and was)
+lifted early 5400 4000
+# ended 100 s after it began, half an hour before the deadline: noted
+lifted late 1800 1700
+
 sleep 3
-for g in soon long; do
+for g in soon long early late; do
 	expect_exit 0 ord seal "games/$g.orderly"
 done
 run ord audit games/soon.orderly
@@ -100,3 +136,14 @@ run ord audit games/long.orderly
 expect_eq "$RC" 0 "the audit's exit (ended an hour and a half before)"
 expect_in "$OUT" "the NMR policy stood in for blue, red"
 expect_not_in "$OUT" "passphrase proofs by mail suspended"
+
+run ord audit games/early.orderly
+expect_eq "$RC" 0 "the audit's exit (lifted more than an hour before)"
+expect_in "$OUT" "the NMR policy stood in for blue, red"
+expect_not_in "$OUT" "passphrase proofs by mail suspended"
+run ord audit games/late.orderly
+expect_eq "$RC" 0 "the audit's exit (lifted half an hour before)"
+susp_seq=$(sql games/late.orderly "SELECT seq FROM log WHERE kind = 'mail-suspended'")
+lift_seq=$(sql games/late.orderly "SELECT seq FROM log WHERE kind = 'mail-unsuspended'")
+expect_in "$OUT" "note: seal: blue, whose units took the NMR policy's orders, had its passphrase proofs by mail suspended (entry $susp_seq) from $(utc $((base_late - 1800))) until $(utc $((base_late - 1700))) (a new passphrase ended it, entry $lift_seq), less than an hour before the deadline of $(utc $deadline_late), after wrong passphrases that anyone who knows its address can send: it may have been shut out of this turn, not missed its time"
+

@@ -1656,9 +1656,10 @@ START_TEST(test_passphrase_suspended_no_other_proof)
 				   "so until then no mail of blue's that needs a proof is taken: whoever\n"
 				   "sent the wrong passphrases can keep it out, 5 mails an hour. The\n"
 				   "referee can register an OpenPGP key for it ('orderly register\n"
-				   "--pgp-key'), and move the deadline to give it time (DEADLINE). The\n"
-				   "game's log keeps the suspension: every audit and verify of a turn\n"
-				   "sealed with the NMR policy standing in for blue says it was suspended.\n\n"
+				   "--pgp-key') or a new passphrase, which ends the suspension, and\n"
+				   "move the deadline to give it time (DEADLINE). The game's log keeps\n"
+				   "the suspension: every audit and verify of a turn sealed with the\n"
+				   "NMR policy standing in for blue says it was suspended.\n\n"
 				   "blue has no sheet in for turn 1, and its sheets are taken until\n"),
 			  2);
 	ck_assert_uint_eq(count_in(out,
@@ -1687,6 +1688,99 @@ START_TEST(test_passphrase_suspended_no_other_proof)
 			  "If the wrong passphrases");
 	ck_assert_not_in(out, "Sign your orders");
 	free(out);
+}
+END_TEST
+
+/* The bodies of the game's log entries of kind, each after "#SEQ\n". */
+static char *log_bodies(const char *kind)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT seq, body FROM log WHERE kind = ? ORDER BY seq",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		ord_buf_addf(&out, "#%lld\n%s", (long long)sqlite3_column_int64(st, 0),
+			     (const char *)sqlite3_column_text(st, 1));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	ord_buf_adds(&out, "");
+	return ord_buf_detach(&out, NULL);
+}
+
+/* Attack 37: a new passphrase registered for a suspended side ends the
+ * suspension at once (the wrong ones were guesses of the old one),
+ * logged (mail-unsuspended, with the end it was to have and the time it
+ * ended), so that the verifier's note holds it to the time it ran; the
+ * new passphrase is taken by mail at once, and the count of wrong ones
+ * begins again.  The notice says a new passphrase ends it. */
+START_TEST(test_passphrase_new_ends_suspension)
+{
+	const int64_t closes = 1923242400LL;
+	char want[200], *res, *logged, *out;
+	ord_game *g;
+	int i;
+
+	set_now(closes - 1800);
+	for (i = 1; i <= ORD_MAIL_PASS_TRIES; i++) {
+		char guess[64];
+		snprintf(guess, sizeof(guess), "Passphrase: guess %d\nORDERS\nB1 ↑ 1/2\nEND\n", i);
+		free(mail_to_judge("blue", "orders", NULL, guess));
+	}
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/2\nEND\n");
+	ck_assert_in(res, "not proven (passphrase proofs of blue are suspended until ");
+	free(res);
+	out = outbox_after(0, NULL);
+	ck_assert_uint_eq(count_in(out, "--pgp-key') or a new passphrase, which ends the suspension, and\n"
+					"move the deadline to give it time (DEADLINE)."),
+			  2);
+	ck_assert_uint_eq(count_in(out, "one the guesses so far did not try: it ends the suspension at once,\n"
+					"since they were guesses of the old one."),
+			  2);
+	free(out);
+	logged = log_bodies("mail-unsuspended");
+	ck_assert_str_eq(logged, "");
+	free(logged);
+	/* the referee registers a new one a hundred seconds later */
+	set_now(closes - 1700);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_mail_set_passphrase(g, "blue", "blue busby and lance"), 0);
+	ord_game_free(g);
+	logged = log_bodies("mail-unsuspended");
+	snprintf(want, sizeof(want), "side=blue\nuntil=%lld\nended=%lld\n",
+		 (long long)(closes - 1800 + ORD_MAIL_PASS_WINDOW), (long long)(closes - 1700));
+	ck_assert_in(logged, want);
+	ck_assert_uint_eq(count_in(logged, "#"), 1);
+	free(logged);
+	/* taken at once */
+	res = mail_to_judge("blue", "orders", NULL,
+			    "Passphrase: blue busby and lance\nORDERS\nB1 ↑ 1/2\nEND\n");
+	ck_assert_in(res, "orders of blue stored");
+	free(res);
+	ck_assert_int_eq(sheets_of("blue"), 1);
+	/* the count begins again: four wrong ones suspend nothing */
+	for (i = 1; i < ORD_MAIL_PASS_TRIES; i++) {
+		res = mail_to_judge("blue", "check", NULL,
+				    "Passphrase: guess again\nCHECK\nB1 ↑ 1/2\nEND\n");
+		ck_assert_in(res, "not proven (the passphrase is wrong)");
+		free(res);
+	}
+	res = mail_to_judge("blue", "check", NULL,
+			    "Passphrase: blue busby and lance\nCHECK\nB1 ↑ 1/2\nEND\n");
+	ck_assert_not_in(res, "suspended");
+	ck_assert_not_in(res, "not proven");
+	free(res);
+	/* a passphrase registered while none is suspended logs nothing */
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_mail_set_passphrase(g, NULL, "umpire of the table, again"), 0);
+	ord_game_free(g);
+	logged = log_bodies("mail-unsuspended");
+	ck_assert_uint_eq(count_in(logged, "#"), 1);
+	free(logged);
 }
 END_TEST
 
@@ -2614,6 +2708,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_passphrase_wait_then_signature);
 	tcase_add_test(judge, test_passphrase_guesses_suspended);
 	tcase_add_test(judge, test_passphrase_suspended_no_other_proof);
+	tcase_add_test(judge, test_passphrase_new_ends_suspension);
 	tcase_add_test(judge, test_forged_mail_kept_cut);
 	tcase_add_test(judge, test_seal_mail_sealed_head);
 	tcase_add_test(judge, test_close_mail_names_sealed_head);
