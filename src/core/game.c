@@ -374,9 +374,12 @@ int ord_game_open_turn(struct ord_game *g, int n)
 		goto out;
 	/* mail: the deadline from the game's schedule (game_mail.c), logged as
 	 * `orderly deadline` logs one */
-	if ((err = ord_game_mail_next_deadline(g, n, &deadline)) != 0 || !deadline)
+	if ((err = ord_game_mail_next_deadline(g, n, &deadline)) != 0 ||
+	    (deadline && (err = ord_game_log_deadline(g, n, deadline)) != 0))
 		goto out;
-	err = ord_game_log_deadline(g, n, deadline);
+	/* and a passphrase suspension the turn before began that runs on
+	 * into this one (attack 37) */
+	err = ord_game_mail_carry_suspensions(g, n);
 out:
 	sodium_memzero(t.seed, sizeof(t.seed));
 	ord_ctx_release(&ctx);

@@ -26,7 +26,9 @@
  *   mail-suspended   side=NAME | referee=1, until=T, wrong=N: the party's
  *                    passphrase proofs by mail are not checked until T,
  *                    after N wrong ones within an hour (J12 of the judge);
- *                    logged by the wrong one that begins it
+ *                    logged by the wrong one that begins it, and again,
+ *                    with carried=1, by the opening of every turn it runs
+ *                    into (a record, a bundle, holds one turn's log)
  *   mail-unsuspended side=NAME | referee=1, until=T, ended=T2: a new
  *                    passphrase registered (mail-passphrase, just before
  *                    it) ended at T2 the suspension that was to run until
@@ -683,6 +685,31 @@ static int log_suspension(ord_game *g, const char *side, const char *party)
 	who(&body, side);
 	ord_buf_addf(&body, "until=%lld\nwrong=%d\n", (long long)until, wrong);
 	err = ord_game_log(g, &seq, t.turn, "mail-suspended", body.buf);
+	ord_buf_release(&body);
+	return err;
+}
+
+int ord_game_mail_carry_suspensions(ord_game *g, int turn)
+{
+	struct ord_buf body = ORD_BUF_INIT;
+	int64_t now = ord_game_now(g), until, seq;
+	size_t i;
+	int err = 0, wrong;
+
+	/* a record (the audit's, a bundle's) holds one turn's log: a
+	 * suspension begun in the turn before that runs into this one is
+	 * logged again in it, so that the note of a side shut out of this
+	 * turn (attack 37) sees it; the referee first, then the sides */
+	for (i = 0; i <= g->nsides && !err; i++) {
+		const char *side = i ? g->sides[i - 1].name : NULL;
+
+		if ((err = suspension(g, side ? side : "", now, &until, &wrong)) != 0 || until <= now)
+			continue;
+		ord_buf_reset(&body);
+		who(&body, side);
+		ord_buf_addf(&body, "until=%lld\nwrong=%d\ncarried=1\n", (long long)until, wrong);
+		err = ord_game_log(g, &seq, turn, "mail-suspended", body.buf);
+	}
 	ord_buf_release(&body);
 	return err;
 }

@@ -1482,7 +1482,8 @@ static const struct ord_rec_entry *suspension_ended(struct vr *x, const struct o
  * attack 37), and the stand-in must not read as a side that missed its
  * time.  Noted, with the times: the judge could not tell the player's
  * mail from a forger's.  A suspension a new passphrase ended
- * (mail-unsuspended) ran until then. */
+ * (mail-unsuspended) ran until then; one begun in the turn before is in
+ * this turn's log too, logged again when the turn opened (carried=1). */
 static void note_suspended(struct vr *x)
 {
 	const struct ord_record *r = x->r;

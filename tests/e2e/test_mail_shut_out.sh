@@ -10,8 +10,9 @@
 # logs the suspension (mail-suspended) and both note it, with its times;
 # red, held too but never suspended, is not named.  A new passphrase
 # ends a suspension (mail-unsuspended): the note holds it to the time it
-# ran.  Mails go straight to `orderly mail-in`, no MTA; the real clock
-# (the log's).
+# ran.  A suspension begun in turn 1 that runs into turn 2 is logged again
+# as turn 2 opens, and noted at turn 2's seal (it was not).  Mails go
+# straight to `orderly mail-in`, no MTA; the real clock (the log's).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 need_sqlite3
@@ -125,8 +126,29 @@ lifted early 5400 4000
 # ended 100 s after it began, half an hour before the deadline: noted
 lifted late 1800 1700
 
+# a suspension begun in turn 1 that runs into turn 2, past turn 2's
+# deadline: logged again when turn 2 opened (carried=1), noted at its seal
+g=games/carried.orderly
+base_carried=$(date +%s)
+ord new "$g" --scenario scenario.xml --fixed-dice >/dev/null 2>&1
+printf 'blue shako and sabre\n' | ord register "$g" --side blue --passphrase-file - >/dev/null
+for i in 1 2 3 4 5; do
+	printf 'From: Blue <blue@club.test>\nTo: orderly+carried@judge.test\nSubject: orders\nMessage-ID: <carried-%d@club.test>\nContent-Type: text/plain; charset=utf-8\n\nPassphrase: guess number %d\nORDERS\nB1 ↑ 1/2\nEND\n' \
+		"$i" "$i" | ORDERLY_TEST_NOW=$((base_carried - 1800)) ord mail-in --games games >/dev/null 2>&1
+done
+expect_exit 0 ord seal "$g" --force
+resolve_rest "$g"
+expect_exit 0 ord exchange "$g"
+expect_eq "$(sql "$g" "SELECT turn || ': ' || replace(body, char(10), ' ') FROM log WHERE kind = 'mail-suspended' ORDER BY seq")" \
+	"$(printf '1: side=blue until=%d wrong=5 \n2: side=blue until=%d wrong=5 carried=1 ' $((base_carried + 1800)) $((base_carried + 1800)))" \
+	"carried: the suspension logged in turn 1 and again as turn 2 opened"
+expect_eq "$(sql "$g" "SELECT group_concat(kind, ' ') FROM (SELECT kind FROM log WHERE turn = 2 ORDER BY seq)")" \
+	"open mail-suspended" "carried: turn 2's log"
+deadline_carried=$(($(date +%s) + 2))
+expect_exit 0 ord deadline "$g" "$(utc $deadline_carried)"
+
 sleep 3
-for g in soon long early late; do
+for g in soon long early late carried; do
 	expect_exit 0 ord seal "games/$g.orderly"
 done
 run ord audit games/soon.orderly
@@ -147,3 +169,16 @@ susp_seq=$(sql games/late.orderly "SELECT seq FROM log WHERE kind = 'mail-suspen
 lift_seq=$(sql games/late.orderly "SELECT seq FROM log WHERE kind = 'mail-unsuspended'")
 expect_in "$OUT" "note: seal: blue, whose units took the NMR policy's orders, had its passphrase proofs by mail suspended (entry $susp_seq) from $(utc $((base_late - 1800))) until $(utc $((base_late - 1700))) (a new passphrase ended it, entry $lift_seq), less than an hour before the deadline of $(utc $deadline_late), after wrong passphrases that anyone who knows its address can send: it may have been shut out of this turn, not missed its time"
 
+g=games/carried.orderly
+run ord audit "$g" --turn 2
+expect_eq "$RC" 0 "the audit's exit (carried)"
+susp_seq=$(sql "$g" "SELECT seq FROM log WHERE kind = 'mail-suspended' AND turn = 2")
+carried_note="note: seal: blue, whose units took the NMR policy's orders, had its passphrase proofs by mail suspended (entry $susp_seq) from $(utc $((base_carried - 1800))) until $(utc $((base_carried + 1800))), past the deadline of $(utc $deadline_carried), after wrong passphrases that anyone who knows its address can send: it may have been shut out of this turn, not missed its time"
+expect_in "$OUT" "$carried_note"
+expect_not_in "$OUT" "seal: red, whose units"
+resolve_rest "$g"
+expect_exit 0 ord exchange "$g"
+expect_exit 0 ord export "$g" --turn 2 --output carried-2.xml
+run ord verify carried-2.xml
+expect_eq "$RC" 0 "verify's exit (carried)"
+expect_in "$OUT" "$carried_note"
