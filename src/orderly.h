@@ -1301,6 +1301,57 @@ int ord_mail_set_files(ord_game *g, const char *files);
 /* The bytes of the first mail queued, sent or not, that hold naming,
  * appended to bytes; *found 0 when none does. */
 int ord_mail_first_naming(ord_game *g, const char *naming, struct ord_buf *bytes, int *found);
+
+/*
+ * The names of the files of a game: the ones the mail judge mails, and
+ * the web page's downloads (src/core/file_names.c; docs/pbem.md, "The
+ * files the judge mails").
+ *
+ * ord_file_name: the name of a file of the game named game, appended to
+ * out: the game's name, a '-', then what fmt says (open-3.head,
+ * report-3-red.txt: the name an orderly before 2026-12-06 gave the file
+ * alone), "austerlitz-report-3-red.txt".  Of the game's name (game:
+ * ord_game_name) only letters, digits, '-', '_' and '.' are kept: a
+ * Latin-1 letter is folded (ø to oe, å to aa, é to e), a run of any other
+ * characters (a space, a '/', a letter of another script) becomes one
+ * '_'; a leading or trailing '.', '-' or '_' is dropped, and the rest cut
+ * to ORD_FILE_GAME_MAX bytes; "game" when nothing is left.  The side's id
+ * fmt names (side, NULL: none; found after a '-') is cut when the longest
+ * name of its files (a report of a turn of 4 digits, exchanged) would be
+ * longer than ORD_FILE_NAME_MAX after the game's name, the same in every
+ * file of the game: to no fewer than 8 bytes, then a '.' and 6 hex digits
+ * of a hash of the whole id (report-12-abcdefgh.1f0c3a-exchanged.txt); a
+ * '.' is in no side's id, and the hash tells apart ids cut to the same
+ * start.  Then the game's name is cut when the whole is still longer (at
+ * least 8 bytes are kept).
+ */
+#define ORD_FILE_GAME_MAX 32
+#define ORD_FILE_NAME_MAX 72
+void ord_file_name(struct ord_buf *out, const char *game, const char *side, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void ord_file_namev(struct ord_buf *out, const char *game, const char *side, const char *fmt,
+		    va_list ap) __attribute__((format(printf, 4, 0)));
+/*
+ * What the names of the files of game g begin with, in out (cleared
+ * first): kept in the game file (ord_mail_files) from the first mail that
+ * named a file, for the whole game, so that a player's folder and filters
+ * hold every file of it under one name.  None kept (a game no mail of
+ * which named a file, or one mailed before it was kept): as the first file
+ * the game's outbox names begins, "" for a file's own name (an orderly
+ * before game-named files: open-3.head), the game's name when that mail
+ * was made (a game file renamed since), else the game's name now
+ * (ord_file_name's GAME); with keep, kept from then on (the mail judge,
+ * inside the mail's transaction; the web page only reads it).  A game
+ * file renamed later keeps the name: its mails' subjects and address
+ * follow the file, its files' names do not.
+ */
+void ord_game_files(ord_game *g, int keep, struct ord_buf *out);
+/* ord_file_name of game g with the name ord_game_files gives (keep as
+ * there): the file's own name alone when it is "". */
+void ord_game_file_name(ord_game *g, int keep, struct ord_buf *out, const char *side,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void ord_game_file_namev(ord_game *g, int keep, struct ord_buf *out, const char *side,
+			 const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 struct ord_mail_out {
 	int64_t id;
 	char message_id[256];

@@ -11,7 +11,8 @@
  * mail in one thread while another reads a time in a game's zone, which
  * changes TZ for the process (when.c W4).
  *
- * The names of the files it attaches begin with the game's (names.c).
+ * The names of the files it attaches begin with the game's
+ * (src/core/file_names.c).
  *
  * With decode.c it is the mail's part on GMime and GPGME, which the orderly
  * binary loads as orderly-mime.so when a command first reads or writes a

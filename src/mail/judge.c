@@ -722,8 +722,8 @@ static int link_taken(struct judge *j, const struct ord_change *c)
 	{
 		struct ord_head h;
 		ord_buf_reset(&j->att_name);
-		mail_game_file_name(j->g, &j->att_name, c->side, "link-%d-%d-%s.head", c->turn,
-				    phase, c->side);
+		ord_game_file_name(j->g, 1, &j->att_name, c->side, "link-%d-%d-%s.head", c->turn,
+				   phase, c->side);
 		if ((err = ord_game_link_head(j->g, &h, c->turn, c->side, phase)) == 0) {
 			attach_signed(j, &h, NULL);
 			ord_buf_addf(&j->reply,
@@ -790,8 +790,8 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 		{
 			struct ord_head h;
 			ord_buf_reset(&j->att_name);
-			mail_game_file_name(g, &j->att_name, c->side, "receipt-%d-%s-%d.head",
-					    c->turn, c->side, c->receipt->version);
+			ord_game_file_name(g, 1, &j->att_name, c->side, "receipt-%d-%s-%d.head",
+					   c->turn, c->side, c->receipt->version);
 			if ((err = ord_game_receipt_head(g, &h, c->receipt)) == 0) {
 				attach_signed(j, &h, c->receipt);
 				ord_buf_addf(&j->reply,

@@ -10,7 +10,8 @@
  *   body.c     the text as commands, proof lines and an order sheet whose
  *              lines keep the numbers the player saw
  *   compose.c  replies and notices as RFC 5322 bytes (GMime)
- *   names.c    the names of the files the judge mails
+ *   (the names of the files the judge mails are the core's,
+ *   src/core/file_names.c, which the web page names its downloads by too)
  *   mime.c     decode.c and compose.c as the shared object orderly-mime.so,
  *              which the orderly binary loads when a command first reads or
  *              writes a mail (src/cli/plugins.c): GMime and GPGME bring
@@ -240,53 +241,9 @@ struct mail_mime {
 };
 const struct mail_mime *mail_mime_plugin(void);
 
-/* ---- names.c ---- */
-
-/*
- * The name of a file the judge mails (docs/pbem.md, "The files the judge
- * mails"), appended to out: the game's name, a '-', then what fmt says
- * (open-3.head, report-3-red.txt: the name an orderly before 2026-12-06
- * gave the file alone), "austerlitz-report-3-red.txt".  Of the game's name
- * (game: ord_game_name) only letters, digits, '-', '_' and '.' are kept:
- * a Latin-1 letter is folded (ø to oe, å to aa, é to e), a run of any
- * other characters (a space, a '/', a letter of another script) becomes
- * one '_'; a leading or trailing '.', '-' or '_' is dropped, and the rest
- * cut to MAIL_FILE_GAME_MAX bytes; "game" when nothing is left.  The
- * side's id fmt names (side, NULL: none; found after a '-') is cut when
- * the longest name of its files (a report of a turn of 4 digits,
- * exchanged) would be longer than MAIL_FILE_NAME_MAX after the game's
- * name, the same in every file of the game: to no fewer than 8 bytes, then
- * a '.' and 6 hex digits of a hash of the whole id
- * (report-12-abcdefgh.1f0c3a-exchanged.txt); a '.' is in no side's id, and
- * the hash tells apart ids cut to the same start.  Then the game's name is
- * cut when the whole is still longer (at least 8 bytes are kept).
- */
-#define MAIL_FILE_GAME_MAX 32
-#define MAIL_FILE_NAME_MAX 72
-void mail_file_name(struct ord_buf *out, const char *game, const char *side, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-void mail_file_namev(struct ord_buf *out, const char *game, const char *side, const char *fmt,
-		     va_list ap) __attribute__((format(printf, 4, 0)));
-/*
- * What the names of the files the judge mails of game g begin with, in
- * out (cleared first): kept in the game file (ord_mail_files) from the
- * first mail that named a file, for the whole game, so that a player's
- * folder and filters hold every file of it under one name.  None kept (a
- * game no mail of which named a file, or one mailed before it was kept):
- * as the first file the game's outbox names begins, "" for a file's own
- * name (an orderly before game-named files: open-3.head), the game's name
- * when that mail was made (a game file renamed since), else the game's
- * name now (mail_file_name's GAME); kept from then on (inside the mail's
- * transaction).  A game file renamed later keeps the name: its mails'
- * subjects and address follow the file, its files' names do not.
- */
-void mail_game_files(ord_game *g, struct ord_buf *out);
-/* mail_file_name of game g with the name kept (mail_game_files): the file's
- * own name alone when it is "". */
-void mail_game_file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-void mail_game_file_namev(ord_game *g, struct ord_buf *out, const char *side, const char *fmt,
-			  va_list ap) __attribute__((format(printf, 4, 0)));
+/* ---- the names of the files it mails: ord_file_name, ord_game_file_name
+ * (orderly.h, src/core/file_names.c), which the web page names its
+ * downloads by too ---- */
 
 /* ---- notices.c: what players receive without asking ---- */
 

@@ -78,9 +78,9 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 	return err;
 }
 
-/* The name of a file this judge mails of game g (mail_game_file_name:
- * the name kept for the game's files; side: the side's id fmt names, or
- * NULL). */
+/* The name of a file this judge mails of game g (ord_game_file_name:
+ * the name kept for the game's files, kept from this mail on; side: the
+ * side's id fmt names, or NULL). */
 static void file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
@@ -88,7 +88,7 @@ static void file_name(ord_game *g, struct ord_buf *out, const char *side, const 
 	va_list ap;
 
 	va_start(ap, fmt);
-	mail_game_file_namev(g, out, side, fmt, ap);
+	ord_game_file_namev(g, 1, out, side, fmt, ap);
 	va_end(ap);
 }
 

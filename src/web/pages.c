@@ -127,17 +127,45 @@ static void head_file(struct ord_buf *b, const char *at, int turn, int phase)
 		ord_buf_addf(b, "%s-%d.head", at, turn);
 }
 
-static void head_link(struct ord_buf *b, const char *name, const char *at, int turn, int phase,
-		      const char *label)
+/* The name a head's file is downloaded by, escaped, appended to b: as the
+ * mail judge names it (ord_game_file_name: the name the game's files
+ * keep, a renamed game's the one it began with), never kept from here. */
+static void head_name(struct ord_buf *b, ord_game *g, const char *at, int turn, int phase)
+{
+	struct ord_buf own = ORD_BUF_INIT, name = ORD_BUF_INIT;
+
+	head_file(&own, at, turn, phase);
+	ord_game_file_name(g, 0, &name, NULL, "%s", own.buf);
+	web_esc(b, name.buf);
+	ord_buf_release(&own);
+	ord_buf_release(&name);
+}
+
+/* The name of game g's file fmt names (a bundle, a side's head), escaped,
+ * appended to b: as head_name. */
+static void file_name(struct ord_buf *b, ord_game *g, const char *side, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void file_name(struct ord_buf *b, ord_game *g, const char *side, const char *fmt, ...)
+{
+	struct ord_buf name = ORD_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ord_game_file_namev(g, 0, &name, side, fmt, ap);
+	va_end(ap);
+	web_esc(b, name.buf);
+	ord_buf_release(&name);
+}
+
+static void head_link(struct ord_buf *b, ord_game *g, const char *name, const char *at, int turn,
+		      int phase, const char *label)
 {
 	ord_buf_adds(b, "<li><a download href=\"/g/");
 	web_url(b, name);
 	ord_buf_adds(b, "/head/");
 	head_file(b, at, turn, phase);
 	ord_buf_adds(b, "\">");
-	web_esc(b, name);
-	ord_buf_addch(b, '-');
-	head_file(b, at, turn, phase);
+	head_name(b, g, at, turn, phase);
 	ord_buf_adds(b, "</a> <span class=\"muted\">");
 	web_esc(b, label);
 	ord_buf_adds(b, "</span></li>");
@@ -154,7 +182,7 @@ static void heads_list(struct ord_buf *b, ord_game *g, const char *name, int tur
 	ord_buf_adds(b, "<ul class=\"files\">");
 	for (t = turn; t >= 1; t--) {
 		if (ord_game_head(g, &h, t, "exchange") == 0)
-			head_link(b, name, "exchange", t, 0,
+			head_link(b, g, name, "exchange", t, 0,
 				  "the exchange; fixes the next turn's seed");
 		for (p = nclose; p >= 1; p--)
 			if (ord_game_head_close(g, &h, t, p) == 0) {
@@ -162,13 +190,13 @@ static void heads_list(struct ord_buf *b, ord_game *g, const char *name, int tur
 
 				snprintf(label, sizeof(label),
 					 "the close of phase %d: its events, before the links", p);
-				head_link(b, name, "close", t, p, label);
+				head_link(b, g, name, "close", t, p, label);
 			}
 		if (ord_game_head(g, &h, t, "seal") == 0)
-			head_link(b, name, "seal", t, 0, "the seal: every sheet's commitment");
+			head_link(b, g, name, "seal", t, 0, "the seal: every sheet's commitment");
 	}
 	if (ord_game_head(g, &h, 1, "open") == 0)
-		head_link(b, name, "open", 1, 0, "the game's opening: turn 1's seed commitment");
+		head_link(b, g, name, "open", 1, 0, "the game's opening: turn 1's seed commitment");
 	ord_buf_adds(b, "</ul>\n");
 	ord_error_clear();
 }
@@ -345,21 +373,19 @@ void web_page_head(struct web_req *r, const char *name, const char *file)
 		ord_head_format(&h, &r->body);
 		r->ctype = "text/plain; charset=utf-8";
 		ord_buf_adds(&r->disposition, "attachment; filename=\"");
-		ord_buf_adds(&r->disposition, name);
-		ord_buf_addch(&r->disposition, '-');
-		head_file(&r->disposition, at, turn, phase);
+		head_name(&r->disposition, g, at, turn, phase);
 		ord_buf_addch(&r->disposition, '"');
 	}
 	web_game_close(r, g);
 }
 
-static void bundle_response(struct web_req *r, const char *name, long turn)
+static void bundle_response(struct web_req *r, ord_game *g, long turn)
 {
 	r->ctype = "application/xml";
 	r->cache = 2;
 	ord_buf_adds(&r->disposition, "attachment; filename=\"");
-	ord_buf_adds(&r->disposition, name);
-	ord_buf_addf(&r->disposition, "-turn-%ld.xml\"", turn);
+	file_name(&r->disposition, g, NULL, "turn-%ld.xml", turn);
+	ord_buf_addch(&r->disposition, '"');
 }
 
 void web_page_bundle(struct web_req *r, const char *name, const char *file)
@@ -405,7 +431,7 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 		sodium_bin2hex(etag + 1, 33, id, 16);
 		strcat(etag, "\"");
 		if (web_not_modified(r, etag) || web_respond_cached(r, id) == 0) {
-			bundle_response(r, name, turn);
+			bundle_response(r, g, turn);
 		} else if ((err = ord_game_export(g, (int)turn, &r->body)) == ORD_EBADDATA) {
 			/* the verifier refused what the game file gives: its
 			 * findings as they are, a line each */
@@ -427,7 +453,7 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 			web_error_page(r, 409, "No bundle", ord_error_last());
 		} else {
 			snprintf(what, sizeof(what), "game %s, the bundle of turn %ld", name, turn);
-			bundle_response(r, name, turn);
+			bundle_response(r, g, turn);
 			web_cache_body(r, id, what);
 		}
 	}
@@ -475,8 +501,8 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 			     t, t);
 		web_url(b, name);
 		ord_buf_addf(b, "/bundle/turn-%d.xml\">", t);
-		web_esc(b, name);
-		ord_buf_addf(b, "-turn-%d.xml</a> <span class=\"muted\">the bundle</span></li>", t);
+		file_name(b, g, NULL, "turn-%d.xml", t);
+		ord_buf_adds(b, "</a> <span class=\"muted\">the bundle</span></li>");
 		if (t == 1 && ord_game_head(g, &h, 1, "open") == 0) {
 			heads[nh] = "open";
 			hturn[nh++] = 1;
@@ -512,7 +538,7 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 			else
 				snprintf(label, sizeof(label), "the %s",
 					 !strcmp(heads[i], "open") ? "opening" : heads[i]);
-			head_link(b, name, heads[i], hturn[i], hphase[i], label);
+			head_link(b, g, name, heads[i], hturn[i], hphase[i], label);
 		}
 		/* the command takes from this page nothing the player holds
 		 * himself: a server that put another sheet in his side's place
@@ -520,11 +546,11 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		 * "ok"; so the receipt and the game's key are his to fill in
 		 * from what he kept, and what the file holds is shown apart */
 		ord_buf_adds(b, "</ul>\n<p>Check it:</p><pre class=\"command\"><code>orderly verify ");
-		web_esc(b, name);
+		file_name(b, g, NULL, "turn-%d.xml", t);
 		/* an argument a line, as the mail judge writes it: a phone's
 		 * narrow box breaks no name in two, and the lines paste into a
 		 * shell as one command */
-		ord_buf_addf(b, "-turn-%d.xml \\\n  --pubkey GAME-KEY", t);
+		ord_buf_adds(b, " \\\n  --pubkey GAME-KEY");
 		if (!side || ord_game_side_sheet(g, t, side, &version, source, c) != 0)
 			version = 0;
 		/* the versions the file holds, listed below; a receipt of his
@@ -546,9 +572,7 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 			ord_buf_adds(b, " \\\n  --receipt RECEIPT");
 		for (i = 0; i < nh; i++) {
 			ord_buf_adds(b, " \\\n  --head ");
-			web_esc(b, name);
-			ord_buf_addch(b, '-');
-			head_file(b, heads[i], hturn[i], hphase[i]);
+			head_name(b, g, heads[i], hturn[i], hphase[i]);
 		}
 		ord_buf_adds(b, "</code></pre>\n<p class=\"muted\"><code>GAME-KEY</code>: the "
 				"game's key as you kept it ");
@@ -560,20 +584,16 @@ void web_files_section(struct web_req *r, ord_game *g, const char *name, const c
 		if (submitted) {
 			ord_buf_adds(b, " <code>RECEIPT</code>: the receipt the game signed when "
 					"you last submitted this turn, the file <code>");
-			web_esc(b, name);
-			ord_buf_addf(b, "-receipt-%d-", t);
-			web_esc(b, side);
+			file_name(b, g, side, "receipt-%d-%s-V.head", t, side);
 			ord_buf_adds(b,
-				     "-V.head</code> this page offered (V its version), or the "
+				     "</code> this page offered (V its version), or the "
 				     "receipt head your mail or <code>orderly submit</code> gave; its "
 				     "commitment alone is only your word. verify then says whether "
 				     "that very sheet was the one sealed and played. Or the head of "
 				     "the seal the game signed for your side, the file <code>");
-			web_esc(b, name);
-			ord_buf_addf(b, "-sealed-%d-", t);
-			web_esc(b, side);
+			file_name(b, g, side, "sealed-%d-%s.head", t, side);
 			ord_buf_adds(b,
-				     ".head</code> this page offered once the turn was sealed (the "
+				     "</code> this page offered once the turn was sealed (the "
 				     "seal mail's <code>sealed-T-SIDE.head</code>), when you checked "
 				     "then that its commitment is your receipt's: it states the sheet "
 				     "the seal took, and verify holds the seal to it, but a server that "

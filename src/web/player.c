@@ -94,8 +94,9 @@ static void receipt_head(struct ord_buf *b, ord_game *g, struct player *p)
 		return;
 	}
 	ord_receipt_head_format(&h, &p->receipt, &text);
-	ord_buf_addf(&name, "%s-receipt-%d-%s-%d.head", p->name, p->receipt.turn, p->receipt.side,
-		     p->receipt.version);
+	/* named as the mail judge names it (the name the game's files keep) */
+	ord_game_file_name(g, 0, &name, p->receipt.side, "receipt-%d-%s-%d.head", p->receipt.turn,
+			   p->receipt.side, p->receipt.version);
 	ord_buf_adds(b, "<p>The game's signed receipt: ");
 	head_download(b, "receipt-head", &name, &text);
 	ord_buf_adds(b, ". Keep this file: it is the game's signature of the entry that stores "
@@ -134,7 +135,7 @@ static void sealed_head(struct ord_buf *b, ord_game *g, const struct player *p,
 		return;
 	}
 	ord_receipt_head_format(&h, &r, &text);
-	ord_buf_addf(&name, "%s-sealed-%d-%s.head", p->name, r.turn, p->side);
+	ord_game_file_name(g, 0, &name, p->side, "sealed-%d-%s.head", r.turn, p->side);
 	web_hex(hex, r.commitment, 32);
 	ord_buf_addf(b,
 		     "<section class=\"card sealed\" id=\"sealed\"><h2>The seal of your sheet of "

@@ -385,7 +385,7 @@ START_TEST(test_file_name)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		ord_buf_reset(&b);
-		mail_file_name(&b, cases[i].game, "red", "report-%d-%s.txt", 3, "red");
+		ord_file_name(&b, cases[i].game, "red", "report-%d-%s.txt", 3, "red");
 		ck_assert_msg(!strcmp(b.buf, cases[i].want), "'%s': '%s', not '%s'", cases[i].game,
 			      b.buf, cases[i].want);
 	}
@@ -405,36 +405,36 @@ START_TEST(test_file_name_long_side)
 			  other[] = "abcdefghijklmnopqrstuvwxyz_54321";
 	struct ord_buf b = ORD_BUF_INIT, c = ORD_BUF_INIT;
 
-	mail_file_name(&b, game, side, "report-%d-%s-exchanged.txt", 12, side);
+	ord_file_name(&b, game, side, "report-%d-%s-exchanged.txt", 12, side);
 	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-report-12-abcdefgh.7e8c40-"
 				"exchanged.txt");
 	ck_assert_uint_le(b.len, 72);
-	mail_file_name(&c, game, other, "report-%d-%s-exchanged.txt", 12, other);
+	ord_file_name(&c, game, other, "report-%d-%s-exchanged.txt", 12, other);
 	ck_assert_str_eq(c.buf, "abcdefghijklmnopqrstuvwxyz012345-report-12-abcdefgh.6ceb38-"
 				"exchanged.txt");
 	ord_buf_reset(&b);
-	mail_file_name(&b, game, side, "receipt-%d-%s-%d.head", 3, side, 2);
+	ord_file_name(&b, game, side, "receipt-%d-%s-%d.head", 3, side, 2);
 	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-receipt-3-abcdefgh.7e8c40-2.head");
 	ord_buf_reset(&b);
-	mail_file_name(&b, game, side, "link-%d-%d-%s.head", 3, 4, side);
+	ord_file_name(&b, game, side, "link-%d-%d-%s.head", 3, 4, side);
 	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz012345-link-3-4-abcdefgh.7e8c40.head");
 	/* a game's name of 8: the side's id whole, room for it in any file */
 	ord_buf_reset(&b);
-	mail_file_name(&b, "austerlz", side, "report-%d-%s-exchanged.txt", 9999, side);
+	ord_file_name(&b, "austerlz", side, "report-%d-%s-exchanged.txt", 9999, side);
 	ck_assert_str_eq(b.buf, "austerlz-report-9999-abcdefghijklmnopqrstuvwxyz_12345-exchanged.txt");
 	/* a game's name of 20: the side's id cut to what every file has room for */
 	ord_buf_reset(&b);
-	mail_file_name(&b, "abcdefghijklmnopqrst", side, "sealed-%d-%s.head", 1, side);
+	ord_file_name(&b, "abcdefghijklmnopqrst", side, "sealed-%d-%s.head", 1, side);
 	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrst-sealed-1-abcdefghijklmnopqr.7e8c40.head");
 	/* a turn of 4 digits: the game's name cut after the side's id */
 	ord_buf_reset(&b);
-	mail_file_name(&b, game, side, "report-%d-%s-exchanged.txt", 1234, side);
+	ord_file_name(&b, game, side, "report-%d-%s-exchanged.txt", 1234, side);
 	ck_assert_str_eq(b.buf, "abcdefghijklmnopqrstuvwxyz0123-report-1234-abcdefgh.7e8c40-"
 				"exchanged.txt");
 	ck_assert_uint_eq(b.len, 72);
 	/* a name without the side's id is not cut */
 	ord_buf_reset(&b);
-	mail_file_name(&b, game, NULL, "report-%d-%s-exchanged.txt", 12, side);
+	ord_file_name(&b, game, NULL, "report-%d-%s-exchanged.txt", 12, side);
 	ck_assert_str_eq(b.buf, "abcdefghijklmno-report-12-abcdefghijklmnopqrstuvwxyz_12345-"
 				"exchanged.txt");
 	ord_buf_release(&b);
@@ -2402,7 +2402,7 @@ END_TEST
 
 /* A side's id of 32 (the longest a scenario takes) in a game whose name
  * is cut to 31: its seal mail's heads keep the game's name whole and cut
- * the side's id (mail_file_name), and the mail's words name the file so. */
+ * the side's id (ord_file_name), and the mail's words name the file so. */
 START_TEST(test_files_named_long_side)
 {
 	static const char side[] = "red_regiment_of_the_line_abcdefg";

@@ -317,6 +317,7 @@ def main():
     referee_words(work)
     resolve_empty(work)
     bundle_refused(work)
+    renamed_names(work)
     double_tap(work)
     based_race(work)
     given_back(work)
@@ -1482,6 +1483,70 @@ def bundle_refused(work):
            "the file put back, its bundle is sent (%d)" % st)
     finally:
         srv.stop()
+
+
+def renamed_names(work):
+    """A game file renamed while the game runs keeps the names its first
+    mail that attached a file gave its files (docs/pbem.md): the web page
+    names its downloads as the mail judge does, through the same function
+    (ord_game_file_name), not by the file's new name: the links, the
+    downloads' names, the verify command and a side's receipt and seal
+    heads.  It only reads the name kept; a game no mail named yet is
+    named as the file is, and nothing is kept by the page."""
+    games = os.path.join(work, "games-renamed")
+    os.makedirs(games)
+    g = W.make_game(games, "crossroads")
+    for side in ("french", "allied"):
+        W.run("register", g, "--side", side, "--address", "%s@club.test" % side)
+    W.run("tick", games, "--sendmail", "cat >/dev/null")
+    p = subprocess.run(["sqlite3", g, "SELECT files FROM mail_config"], capture_output=True, text=True)
+    ok(p.stdout.strip() == "crossroads", "the judge kept the files' name: %r" % p.stdout)
+    for side in ("french", "allied"):
+        W.run("submit", g, "--side", side, "-", stdin=W.demo_sheet(1, side))
+    W.run("seal", g)
+    for _ in range(5):
+        resolve_named(g)
+    W.run("exchange", g)
+    later = os.path.join(games, "austerlitz.orderly")
+    os.rename(g, later)
+    # one no mail named: named as the file is now (a name longer than the
+    # judge keeps in a file's name cut as it cuts it), and not kept
+    fresh = W.make_game(games, "the-grand-tactical-club-game-of-1813")
+    srv = W.Server(games)
+    try:
+        fr = W.Client(srv.url)
+        st, _, page = fr.get("/g/austerlitz")
+        ok(st == 200 and '">crossroads-seal-1.head</a>' in page and
+           '">crossroads-open-1.head</a>' in page and "austerlitz-" not in page,
+           "the renamed game's heads keep the name they began with: %s" % W.text_of(page)[-800:])
+        for path, fname in (("/g/austerlitz/head/open-1.head", "crossroads-open-1.head"),
+                            ("/g/austerlitz/head/exchange-1.head", "crossroads-exchange-1.head")):
+            st, hdrs, _ = fr.get(path)
+            ok(st == 200 and hdrs.get("Content-Disposition") == 'attachment; filename="%s"' % fname,
+               "%s is downloaded as %s: %r" % (path, fname, hdrs.get("Content-Disposition")))
+        fr.login("austerlitz", "french")
+        st, hdrs, _ = fr.get("/g/austerlitz/bundle/turn-1.xml")
+        ok(st == 200 and hdrs.get("Content-Disposition") == 'attachment; filename="crossroads-turn-1.xml"',
+           "the bundle is downloaded as the judge mails it: %r" % hdrs.get("Content-Disposition"))
+        st, _, page = fr.get("/g/austerlitz/side/french")
+        ok(st == 200 and '">crossroads-turn-1.xml</a>' in page and
+           "orderly verify crossroads-turn-1.xml \\\n  --pubkey GAME-KEY" in page and
+           "--head crossroads-seal-1.head" in page and
+           "<code>crossroads-receipt-1-french-V.head</code>" in page and
+           "<code>crossroads-sealed-1-french.head</code>" in page and "austerlitz-" not in page,
+           "the side's files and command name the files as the judge does: %s" % W.text_of(page)[-1500:])
+        st, _, page = fr.get("/g/the-grand-tactical-club-game-of-1813")
+        ok(st == 200 and '">the-grand-tactical-club-game-of-open-1.head</a>' in page,
+           "a game no mail named is named as the judge would name it now: %s" % W.text_of(page)[-600:])
+        st, hdrs, _ = fr.get("/g/the-grand-tactical-club-game-of-1813/head/open-1.head")
+        ok(hdrs.get("Content-Disposition") ==
+           'attachment; filename="the-grand-tactical-club-game-of-open-1.head"',
+           "its head's download: %r" % hdrs.get("Content-Disposition"))
+    finally:
+        srv.stop()
+    p = subprocess.run(["sqlite3", fresh, "SELECT coalesce(files, 'NULL') FROM mail_config"],
+                       capture_output=True, text=True)
+    ok(p.stdout.strip() == "NULL", "the page kept no name: %r" % p.stdout)
 
 
 def resolve_empty(work):

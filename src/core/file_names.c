@@ -1,13 +1,18 @@
 /*
- * names.c - the names of the files the judge mails (mail_file_name,
- * mail.h): the game's name made a file name any system takes, then what
- * the file is.  A player in two games keeps both games' files in one
- * folder.  No GMime here: the names are text.
+ * file_names.c - the names of a game's files (ord_file_name, orderly.h):
+ * the game's name made a file name any system takes, then what the file
+ * is.  A player in two games keeps both games' files in one folder.  The
+ * mail judge names the files it mails so, and the web page its downloads,
+ * through these functions alone, so that a file has one name however the
+ * player came by it: a renamed game's files keep the name they began with
+ * on both.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "mail/mail.h"
+#include "core/common.h"
+#include "core/crypto.h"
 
 /* What a letter of Latin-1 (U+00C0 to U+00FF) is folded to in a file
  * name; NULL: replaced.  Æ Ø Å as Danish writes them without the letters
@@ -51,7 +56,7 @@ static int name_char(int c)
 }
 
 /* The game's name as the start of a file name, at most max bytes, in out
- * (appended); see mail.h. */
+ * (appended); see orderly.h. */
 static void file_game(struct ord_buf *out, const char *game, size_t max)
 {
 	struct ord_buf s = ORD_BUF_INIT;
@@ -92,7 +97,7 @@ static void file_game(struct ord_buf *out, const char *game, size_t max)
 
 /* A side's id in a file's name is cut when the longest name of a file of
  * the side (SIDE_ROOM besides the id and the game's name: a report of a
- * turn of 4 digits, exchanged) would be longer than MAIL_FILE_NAME_MAX,
+ * turn of 4 digits, exchanged) would be longer than ORD_FILE_NAME_MAX,
  * so that it reads the same in every file of the game: to no fewer than
  * SIDE_KEEP bytes, then a '.' and SIDE_HASH hex digits of a hash of the
  * whole id.  A '.' is in no side's id, so a cut one is never another
@@ -115,11 +120,11 @@ static char *side_in(char *rest, const char *side)
 }
 
 /* The side's id in rest (side_in) cut so that its files' names, after a
- * game's name of game_len bytes, stay within MAIL_FILE_NAME_MAX. */
+ * game's name of game_len bytes, stay within ORD_FILE_NAME_MAX. */
 static void side_cut(struct ord_buf *rest, const char *side, size_t game_len)
 {
 	struct ord_buf cut = ORD_BUF_INIT;
-	size_t n = strlen(side), room = MAIL_FILE_NAME_MAX - 1 - game_len - SIDE_ROOM, keep, at;
+	size_t n = strlen(side), room = ORD_FILE_NAME_MAX - 1 - game_len - SIDE_ROOM, keep, at;
 	unsigned char h[32];
 	char *s;
 
@@ -140,11 +145,10 @@ static void side_cut(struct ord_buf *rest, const char *side, size_t game_len)
 	ord_buf_release(&cut);
 }
 
-void mail_file_namev(struct ord_buf *out, const char *game, const char *side, const char *fmt,
-		     va_list ap)
+void ord_file_namev(struct ord_buf *out, const char *game, const char *side, const char *fmt, va_list ap)
 {
 	struct ord_buf rest = ORD_BUF_INIT, whole = ORD_BUF_INIT;
-	size_t max = MAIL_FILE_GAME_MAX;
+	size_t max = ORD_FILE_GAME_MAX;
 
 	ord_buf_vaddf(&rest, fmt, ap);
 	/* the whole within a header's line, so that no mail program sees
@@ -154,20 +158,20 @@ void mail_file_namev(struct ord_buf *out, const char *game, const char *side, co
 	file_game(&whole, game, max);
 	if (side)
 		side_cut(&rest, side, whole.len);
-	if (1 + rest.len + max > MAIL_FILE_NAME_MAX)
-		max = rest.len + 1 + 8 < MAIL_FILE_NAME_MAX ? MAIL_FILE_NAME_MAX - 1 - rest.len : 8;
+	if (1 + rest.len + max > ORD_FILE_NAME_MAX)
+		max = rest.len + 1 + 8 < ORD_FILE_NAME_MAX ? ORD_FILE_NAME_MAX - 1 - rest.len : 8;
 	file_game(out, game, max);
 	ord_buf_addf(out, "-%s", rest.buf);
 	ord_buf_release(&rest);
 	ord_buf_release(&whole);
 }
 
-void mail_file_name(struct ord_buf *out, const char *game, const char *side, const char *fmt, ...)
+void ord_file_name(struct ord_buf *out, const char *game, const char *side, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	mail_file_namev(out, game, side, fmt, ap);
+	ord_file_namev(out, game, side, fmt, ap);
 	va_end(ap);
 }
 
@@ -231,13 +235,13 @@ out:
 	ord_buf_release(&name);
 }
 
-void mail_game_files(ord_game *g, struct ord_buf *out)
+void ord_game_files(ord_game *g, int keep, struct ord_buf *out)
 {
 	struct ord_buf now = ORD_BUF_INIT, bytes = ORD_BUF_INIT;
 	int kept = 0, found = 0;
 
 	ord_buf_reset(out);
-	file_game(&now, ord_game_name(g), MAIL_FILE_GAME_MAX);
+	file_game(&now, ord_game_name(g), ORD_FILE_GAME_MAX);
 	if (ord_mail_files(g, out, &kept) != 0)
 		goto fail;
 	if (kept)
@@ -250,7 +254,7 @@ void mail_game_files(ord_game *g, struct ord_buf *out)
 		files_named(bytes.buf, bytes.len, now.buf, out);
 	else
 		ord_buf_add(out, now.buf, now.len);
-	if (ord_mail_set_files(g, out->buf) != 0)
+	if (keep && ord_mail_set_files(g, out->buf) != 0)
 		goto fail;
 	goto out;
 fail:
@@ -264,24 +268,25 @@ out:
 	ord_buf_release(&bytes);
 }
 
-void mail_game_file_namev(ord_game *g, struct ord_buf *out, const char *side, const char *fmt,
-			  va_list ap)
+void ord_game_file_namev(ord_game *g, int keep, struct ord_buf *out, const char *side,
+			 const char *fmt, va_list ap)
 {
 	struct ord_buf files = ORD_BUF_INIT;
 
-	mail_game_files(g, &files);
+	ord_game_files(g, keep, &files);
 	if (files.len)
-		mail_file_namev(out, files.buf, side, fmt, ap);
+		ord_file_namev(out, files.buf, side, fmt, ap);
 	else
 		ord_buf_vaddf(out, fmt, ap); /* the file's own name */
 	ord_buf_release(&files);
 }
 
-void mail_game_file_name(ord_game *g, struct ord_buf *out, const char *side, const char *fmt, ...)
+void ord_game_file_name(ord_game *g, int keep, struct ord_buf *out, const char *side,
+			const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	mail_game_file_namev(g, out, side, fmt, ap);
+	ord_game_file_namev(g, keep, out, side, fmt, ap);
 	va_end(ap);
 }
