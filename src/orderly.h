@@ -980,6 +980,18 @@ int ord_game_export_fd(ord_game *g, int turn, int fd, const char *name, size_t *
  * written once can be handed out again (the web page's cache).  Refused
  * as ord_game_export is for a turn not exchanged. */
 int ord_game_export_id(ord_game *g, int turn, unsigned char id[32]);
+/* 32 bytes that name the bundle ord_game_export of turn would give from
+ * the game file as it is now: a hash of its bytes (the same record makes
+ * the same bytes: Ed25519 signs alike), made without the verifier's check
+ * (about a seventh of an export's work).  Another when anything the
+ * bundle is made from changed, through orderly or not (a row edited with
+ * the sqlite3 shell, which leaves ord_game_export_id as it was), so that
+ * what was found of one bundle (the web page's copy of it, the mail
+ * judge's refusal of it) is found again only once the file changed.
+ * Errors as ord_game_export's, but for the check's. */
+int ord_game_export_state(ord_game *g, int turn, unsigned char id[32]);
+/* The same 32 bytes of a bundle made (len bytes ord_game_export gave). */
+void ord_bundle_state(const void *bytes, size_t len, unsigned char id[32]);
 
 /* A witness link the player gave, as his record keeps it (witness
  * --link-for writes it; line: the record's line). */

@@ -423,10 +423,11 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 	 * of it is asked for */
 	if (ord_game_status(g, &st) != 0 || turn >= st.turn + (strcmp(st.state, "exchanged") == 0)) {
 		web_error_page(r, 404, "Not yet", "That turn is not exchanged yet: no bundle.");
-	} else if (ord_game_export_id(g, (int)turn, id) != 0) {
+	} else if (web_bundle_state(r, g, (int)turn, id) != 0) {
 		web_error_page(r, 409, "No bundle", ord_error_last());
 	} else {
-		/* made once, then sent from the server's file of it (W18) */
+		/* made and checked once for what it is made from, then sent
+		 * from the server's file of it (W18) */
 		etag[0] = '"';
 		sodium_bin2hex(etag + 1, 33, id, 16);
 		strcat(etag, "\"");
@@ -452,9 +453,19 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 			r->etag[0] = '\0';
 			web_error_page(r, 409, "No bundle", ord_error_last());
 		} else {
+			unsigned char made[32];
+
+			/* named by what it was made of: another process may have
+			 * changed the file since its state was found */
+			ord_bundle_state(r->body.buf, r->body.len, made);
+			if (memcmp(made, id, 32)) {
+				sodium_bin2hex(etag + 1, 33, made, 16);
+				strcat(etag, "\"");
+				snprintf(r->etag, sizeof(r->etag), "%s", etag);
+			}
 			snprintf(what, sizeof(what), "game %s, the bundle of turn %ld", name, turn);
 			bundle_response(r, g, turn);
-			web_cache_body(r, id, what);
+			web_cache_body(r, made, what);
 		}
 	}
 	web_game_close(r, g);

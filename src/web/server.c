@@ -126,11 +126,21 @@
  *      is up to hundreds of MB at the caps: held in memory until a slow
  *      client had read it, a few downloads at once took gigabytes, and
  *      each download made it again under the game's lock (W8), stopping
- *      the game's other pages meanwhile.  A game changed since (another
- *      file put in its place, a turn's log grown) has another id, so a
- *      stale bundle is never sent.  It carries that id as its ETag, and a
- *      download that names it is answered 304.  Without the directory
- *      (no writable TMPDIR) a bundle is made for each download as before.
+ *      the game's other pages meanwhile.  The copy is named by what the
+ *      bundle is made of (ord_game_export_state: a hash of the bundle's
+ *      bytes, made without the verifier's check), found again only when
+ *      the game file or its write-ahead log changed on the disk since it
+ *      was last found (web_bundle_state: their inode, size and times,
+ *      kept with the game's lock): it was named by ord_game_export_id,
+ *      the log alone, so a file whose rows were edited outside orderly
+ *      after a download (the sqlite3 shell) was sent the copy made
+ *      before, never made and checked again, never refused.  Now a
+ *      changed file's bundle is made and checked again, and refused when
+ *      the check fails; a file put back names its copy again, sent
+ *      without being made.  It carries that id as its ETag, and a
+ *      download that names it is answered 304 while it holds.  Without
+ *      the directory (no writable TMPDIR) a bundle is made for each
+ *      download as before.
  * W19. A deadline changed on the referee's page is mailed to every side
  *      told of the turn, as `orderly deadline` and the judge's DEADLINE
  *      mail it: queued in the change's transaction (the hook), sent by
@@ -197,10 +207,31 @@
 #define WEB_MAX_FORM ((size_t)64 << 10)     /* any other POST's body */
 #define WEB_MAX_BUFFERED ((size_t)64 << 20) /* the bodies being received, together */
 
+/* What a game file and its write-ahead log look like on the disk: any
+ * write to it, through any process, changes one of these (W18). */
+struct file_mark {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	off_t wal_size; /* 0, and wal_mtime zero, when it has none written */
+	struct timespec wal_mtime;
+};
+
+/* The state of a turn's bundle (ord_game_export_state) as it was found,
+ * with the file's mark just before (W18). */
+struct bundle_memo {
+	int turn;
+	struct file_mark mark;
+	unsigned char id[32];
+	struct bundle_memo *next;
+};
+
 /* The lock of one game file (W8); made on first use, kept until exit. */
 struct game_lock {
 	char *path;
 	pthread_mutex_t m;
+	struct bundle_memo *memo; /* the states of its bundles found (W18), under m */
 	struct game_lock *next;
 };
 
@@ -812,6 +843,59 @@ static int send_file(struct web_req *r, const char *path)
 	return 0;
 }
 
+/* The mark of the game file at path (0), or -1 when it cannot be read. */
+static int file_mark(const char *path, struct file_mark *out)
+{
+	struct ord_buf wal = ORD_BUF_INIT;
+	struct stat st;
+
+	memset(out, 0, sizeof(*out)); /* compared whole, padding too */
+	if (stat(path, &st) != 0)
+		return -1;
+	out->dev = st.st_dev;
+	out->ino = st.st_ino;
+	out->size = st.st_size;
+	out->mtime = st.st_mtim;
+	/* the log SQLite writes first: made empty, and removed, as the file
+	 * is opened and closed, which changes nothing in it */
+	ord_buf_addf(&wal, "%s-wal", path);
+	if (stat(wal.buf, &st) == 0 && st.st_size > 0) {
+		out->wal_size = st.st_size;
+		out->wal_mtime = st.st_mtim;
+	}
+	ord_buf_release(&wal);
+	return 0;
+}
+
+int web_bundle_state(struct web_req *r, ord_game *g, int turn, unsigned char id[32])
+{
+	struct game_lock *l = r->game_lock;
+	struct file_mark now;
+	struct bundle_memo *m;
+	int err, marked = l && file_mark(l->path, &now) == 0;
+
+	/* the file as it was when the state was last found: the same */
+	for (m = marked ? l->memo : NULL; m; m = m->next)
+		if (m->turn == turn) {
+			if (!memcmp(&m->mark, &now, sizeof(now))) {
+				memcpy(id, m->id, 32);
+				return 0;
+			}
+			break;
+		}
+	if ((err = ord_game_export_state(g, turn, id)) != 0 || !marked)
+		return err;
+	if (!m) {
+		m = ord_xcalloc(1, sizeof(*m));
+		m->turn = turn;
+		m->next = l->memo;
+		l->memo = m;
+	}
+	m->mark = now;
+	memcpy(m->id, id, 32);
+	return 0;
+}
+
 int web_respond_cached(struct web_req *r, const unsigned char id[32])
 {
 	struct ord_buf path = ORD_BUF_INIT;
@@ -1268,6 +1352,11 @@ out:
 
 		w.locks = l->next;
 		pthread_mutex_destroy(&l->m);
+		while (l->memo) {
+			struct bundle_memo *m = l->memo;
+			l->memo = m->next;
+			free(m);
+		}
 		free(l->path);
 		free(l);
 	}

@@ -179,6 +179,11 @@ struct web_req {
 	void *game_lock;            /* the lock of the game open now (W8), or NULL */
 };
 
+/* The state of turn's bundle as game g (open under its lock) would give
+ * it now (ord_game_export_state), which names the server's copy of it
+ * (W18): found again only when the file changed on the disk since it was
+ * last found (a write by any process); errors as ord_game_export's. */
+int web_bundle_state(struct web_req *r, ord_game *g, int turn, unsigned char id[32]);
 /* A turn's bundle (W18): served as the server's cached file of id when
  * it holds one (0), else -1 and nothing is set. */
 int web_respond_cached(struct web_req *r, const unsigned char id[32]);

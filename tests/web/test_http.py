@@ -1453,7 +1453,12 @@ def bundle_refused(work):
     """A game file changed outside orderly after the exchange (the seal's
     log entry edited with the sqlite3 shell): the bundle's download is
     refused with the export's own check, an error page holding its
-    findings a line each, and no bundle; put back, the bundle is sent."""
+    findings a line each, and no bundle; put back, the bundle is sent.
+    The server's copy of the bundle, made before the change, is not sent
+    for the changed file (W18: the copy is named by what the bundle is
+    made of, which the log's head and ord_game_export_id do not show of an
+    edited row): the export is made and checked again, and refused; the
+    file put back, the copy is sent again, not made again."""
     games = os.path.join(work, "games-refused")
     os.makedirs(games)
     g = W.make_game(games, "rf")
@@ -1464,11 +1469,19 @@ def bundle_refused(work):
         resolve_named(g)
     W.run("exchange", g)
     edit = "UPDATE log SET at = at %s 1 WHERE kind = 'seal' AND turn = 1"
-    subprocess.run(["sqlite3", g, edit % "+"], check=True)
     srv = W.Server(games)
     try:
         fr = W.Client(srv.url)
         fr.login("rf", "french")
+        st, hdrs, kept = fr.get("/g/rf/bundle/turn-1.xml")
+        etag = hdrs.get("ETag")
+        ok(st == 200 and kept.startswith("<?xml") and etag, "the bundle before the change (%d)" % st)
+        subprocess.run(["sqlite3", g, edit % "+"], check=True)
+        for headers in ({}, {"If-None-Match": etag}):
+            st, hdrs, body = fr.request("/g/rf/bundle/turn-1.xml", headers=headers)
+            ok(st == 409 and "<bundle" not in body and "ETag" not in hdrs,
+               "the copy made before the change is not sent, %s (%d): %s" %
+               ("named by its ETag" if headers else "asked", st, body[-300:]))
         st, hdrs, body = fr.get("/g/rf/bundle/turn-1.xml")
         ok(st == 409 and "<bundle" not in body and "ETag" not in hdrs and
            "the bundle it gives fails the verifier&#39;s checks, so it was not signed" in body and
@@ -1478,11 +1491,16 @@ def bundle_refused(work):
                      r'give its hash \(changed\)\n', body) is not None,
            "a changed game file's bundle is refused with the check's findings (%d): %s" % (st, body[-1500:]))
         subprocess.run(["sqlite3", g, edit % "-"], check=True)
-        st, _, body = fr.get("/g/rf/bundle/turn-1.xml")
-        ok(st == 200 and body.startswith("<?xml") and "<bundle " in body,
-           "the file put back, its bundle is sent (%d)" % st)
+        st, hdrs, body = fr.get("/g/rf/bundle/turn-1.xml")
+        ok(st == 200 and body == kept and hdrs.get("ETag") == etag,
+           "the file put back, its bundle is sent, the same (%d)" % st)
+        st, _, body = fr.request("/g/rf/bundle/turn-1.xml", headers={"If-None-Match": etag})
+        ok(st == 304, "and its ETag holds again (%d)" % st)
     finally:
         srv.stop()
+    with open(os.path.join(work, "serve.log")) as f:
+        made = f.read().count("game rf, the bundle of turn 1: made, %d bytes" % len(kept.encode()))
+    ok(made == 1, "the bundle of turn 1 was made once, kept while the file was changed (%d)" % made)
 
 
 def renamed_names(work):
