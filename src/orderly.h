@@ -1313,6 +1313,12 @@ int ord_mail_set_files(ord_game *g, const char *files);
 /* The bytes of the first mail queued, sent or not, that hold naming,
  * appended to bytes; *found 0 when none does. */
 int ord_mail_first_naming(ord_game *g, const char *naming, struct ord_buf *bytes, int *found);
+/* The state of the game file (ord_game_export_state) the mail judge's
+ * export of turn's bundle was refused for, in state (*found 0: none
+ * kept); ord_mail_set_bundle_refused keeps it, inside the mail's
+ * transaction, or forgets it (state NULL). */
+int ord_mail_bundle_refused(ord_game *g, int turn, unsigned char state[32], int *found);
+int ord_mail_set_bundle_refused(ord_game *g, int turn, const unsigned char *state);
 
 /*
  * The names of the files of a game: the ones the mail judge mails, and

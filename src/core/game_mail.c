@@ -914,6 +914,16 @@ int ord_mail_set_files(ord_game *g, const char *files)
 	return ord_store_mail_files_set(g->db, files);
 }
 
+int ord_mail_bundle_refused(ord_game *g, int turn, unsigned char state[32], int *found)
+{
+	return ord_store_mail_refused_get(g->db, turn, state, found);
+}
+
+int ord_mail_set_bundle_refused(ord_game *g, int turn, const unsigned char *state)
+{
+	return ord_store_mail_refused_set(g->db, turn, state);
+}
+
 int ord_mail_first_naming(ord_game *g, const char *naming, struct ord_buf *bytes, int *found)
 {
 	return ord_store_mail_first_naming(g->db, naming, bytes, found);

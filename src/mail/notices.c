@@ -968,7 +968,8 @@ static int bundle_refused(ord_game *g, int t)
 		     "check of it before it is signed failed, so nothing was signed.\n\n"
 		     "%s\n\n"
 		     "It is mailed at the next mail or tick once the game file holds the\n"
-		     "turn as it was played again.\n",
+		     "turn as it was played again. Until the file changes, it is not made\n"
+		     "or checked again.\n",
 		     t, ord_error_last());
 	ord_error_clear();
 	ord_buf_addf(&key, "bundle-refused/%d", t);
@@ -980,14 +981,18 @@ static int bundle_refused(ord_game *g, int t)
 }
 
 /* Queue the bundle mails of exchanged turn t that are not queued yet
- * (inside the change's transaction: the export reads what it wrote). */
+ * (inside the change's transaction: the export reads what it wrote).  A
+ * bundle the check refused is kept refused with the state of the file it
+ * was refused for (ord_game_export_state), and not made and checked again
+ * until that changes: it was, at every mail and tick. */
 static int bundle_notices(ord_game *g, int t)
 {
 	struct bundle bd;
 	struct ord_game_status st;
 	struct ord_head h;
+	unsigned char state[32], refused[32];
 	size_t k;
-	int err;
+	int err, was_refused = 0, have_state = 0;
 
 	if (!bundle_missing(g, t))
 		return 0;
@@ -998,6 +1003,17 @@ static int bundle_notices(ord_game *g, int t)
 	ord_buf_init(&bd.exch);
 	for (k = 0; k < 3; k++)
 		ord_buf_init(&bd.names[k]);
+	if ((err = ord_mail_bundle_refused(g, t, refused, &was_refused)) != 0)
+		goto out;
+	/* refused for the file as it is: nothing to make again (the state
+	 * is made without the check, a seventh of the work); one that
+	 * cannot be made is made below, to say why */
+	if (was_refused && ord_game_export_state(g, t, state) == 0) {
+		if (!memcmp(state, refused, sizeof(state)))
+			goto out;
+		have_state = 1;
+	}
+	ord_error_clear();
 	err = ord_game_export(g, t, &bd.xml);
 	if (err == ORD_EUSAGE) {
 		/* the referee keeps the game's key in a file: he mails bundles himself */
@@ -1009,10 +1025,18 @@ static int bundle_notices(ord_game *g, int t)
 		/* the verifier refused the bundle the game file gives (changed
 		 * outside orderly): nothing is signed or mailed to the players,
 		 * the referee is told once, and the export is tried again at
-		 * each mail and tick, so that the file restored sends it */
-		err = bundle_refused(g, t);
+		 * the first mail or tick after the file changed, so that the
+		 * file restored sends it */
+		if ((err = bundle_refused(g, t)) != 0)
+			goto out;
+		if (!have_state && (err = ord_game_export_state(g, t, state)) != 0)
+			goto out;
+		err = ord_mail_set_bundle_refused(g, t, state);
 		goto out;
 	}
+	/* made and checked: whatever was refused before is not */
+	if (!err && was_refused)
+		err = ord_mail_set_bundle_refused(g, t, NULL);
 	if (err || (err = game_key_hex(g, bd.pkhex)) != 0)
 		goto out;
 	if (ord_game_head(g, &h, t, "seal") == 0)

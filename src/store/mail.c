@@ -567,6 +567,40 @@ int ord_store_mail_pass_tries_set(sqlite3 *db, int tries)
 	return step_done(db, st, "storing the mail configuration");
 }
 
+int ord_store_mail_refused_get(sqlite3 *db, int turn, unsigned char state[32], int *found)
+{
+	sqlite3_stmt *st = NULL;
+	int err = 0, rc;
+
+	*found = 0;
+	if ((err = ord_store_prepare(db, &st, "SELECT state FROM mail_refused WHERE turn = ?")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_bytes(st, 0) == 32) {
+		memcpy(state, sqlite3_column_blob(st, 0), 32);
+		*found = 1;
+	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		err = ord_store_error(db, "reading the bundles refused");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_refused_set(sqlite3 *db, int turn, const unsigned char *state)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	if ((err = ord_store_prepare(db, &st,
+				     state ? "INSERT OR REPLACE INTO mail_refused(turn, state) VALUES (?, ?)"
+					   : "DELETE FROM mail_refused WHERE turn = ?")) != 0)
+		return err;
+	sqlite3_bind_int(st, 1, turn);
+	if (state)
+		sqlite3_bind_blob(st, 2, state, 32, SQLITE_STATIC);
+	return step_done(db, st, "keeping a bundle refused");
+}
+
 int ord_store_mail_seen(sqlite3 *db, int64_t next)
 {
 	sqlite3_stmt *st = NULL;

@@ -518,6 +518,11 @@ int ord_store_mail_pass_list(sqlite3 *db, const char *party, int64_t since, stru
 int ord_store_mail_pass_tries_get(sqlite3 *db, int *tries);
 int ord_store_mail_pass_tries_set(sqlite3 *db, int tries);
 int ord_store_mail_seen(sqlite3 *db, int64_t next);
+/* The state of the game file the bundle of turn was refused for
+ * (schema/sql/018_mail_refused.sql): *found 0 when none is kept; kept
+ * (state NULL: forgotten). */
+int ord_store_mail_refused_get(sqlite3 *db, int turn, unsigned char state[32], int *found);
+int ord_store_mail_refused_set(sqlite3 *db, int turn, const unsigned char *state);
 /* Open path just to ask whether tick has anything to do in it. */
 int ord_store_mail_due(const char *path, int64_t now, int *due);
 

@@ -22,6 +22,7 @@ sql g.game "UPDATE game SET scenario = (SELECT scenario FROM game_scenario);
 	DROP TABLE game_scenario; DROP TABLE sealed_order; DROP TABLE event_unit;
 	DROP TABLE order_index; DROP INDEX log_kind; ALTER TABLE mail_party DROP COLUMN address_salt; ALTER TABLE mail_party DROP COLUMN pgp_last;
 	DROP TABLE mail_pass_fail; ALTER TABLE mail_config DROP COLUMN pass_tries; ALTER TABLE mail_config DROP COLUMN files;
+	DROP TABLE mail_refused;
 	PRAGMA user_version = 9;" >/dev/null
 expect_eq "$(sql g.game "SELECT hex(scenario) FROM game" | sha256sum)" "$scenario_sha" "the old row"
 
@@ -38,7 +39,7 @@ expect_eq "$(sql renamed.game "PRAGMA user_version")" 9 "the schema of the old f
 # opened: migrated, the scenario in its own row and the same bytes
 expect_exit 0 ord info g.game
 expect_in "$OUT" "turn:      1 (sealed"
-expect_eq "$(sql g.game "PRAGMA user_version")" 17 "the schema after the open"
+expect_eq "$(sql g.game "PRAGMA user_version")" 18 "the schema after the open"
 expect_eq "$(sql g.game "SELECT hex(scenario) FROM game_scenario" | sha256sum)" "$scenario_sha" \
 	"the scenario after the migration"
 expect_eq "$(sql g.game "SELECT length(scenario) FROM game")" 0 "the game row's scenario"

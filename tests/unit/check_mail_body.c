@@ -2134,7 +2134,8 @@ START_TEST(test_bundle_refused_told_referee)
 	ck_assert_in(body.buf,
 		     " (seal, turn 1): its content and the entry before it do not give its hash (changed)\n");
 	ck_assert_in(body.buf, "It is mailed at the next mail or tick once the game file holds the\n"
-			       "turn as it was played again.\n");
+			       "turn as it was played again. Until the file changes, it is not made\n"
+			       "or checked again.\n");
 	/* put back: mailed */
 	judge_sql("UPDATE log SET at = at - 1 WHERE kind = 'seal' AND turn = 1");
 	tick_at(T0 + 240);
@@ -2146,6 +2147,95 @@ START_TEST(test_bundle_refused_told_referee)
 	ord_buf_release(&body);
 	ord_buf_release(&a.names);
 	ord_buf_release(&a.text);
+}
+END_TEST
+
+/* The state of the game file's bundle of turn 1 (ord_game_export_state). */
+static void export_state(unsigned char state[32])
+{
+	ord_game *g;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_msg(ord_game_export_state(g, 1, state) == 0, "%s", ord_error_last());
+	ord_game_free(g);
+}
+
+/* The state the bundle of turn 1 is kept refused for: 1, or 0 when none. */
+static int refused_state(unsigned char state[32])
+{
+	ord_game *g;
+	int found = 0;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_mail_bundle_refused(g, 1, state, &found), 0);
+	ord_game_free(g);
+	return found;
+}
+
+static void set_refused(const unsigned char *state)
+{
+	ord_game *g;
+
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_int_eq(ord_mail_set_bundle_refused(g, 1, state), 0);
+	ord_game_free(g);
+}
+
+/* A bundle the check refused is kept refused with the state of the game
+ * file it was refused for (ord_game_export_state), and a mail or tick
+ * does not make and check it again while the file stays so (it did at
+ * every one): a refusal kept for the file as it is holds the bundle back
+ * unmade.  A file changed again is made and checked again, refused, kept
+ * with its new state, the referee not told again; made and mailed, the
+ * refusal is forgotten. */
+START_TEST(test_bundle_refused_kept)
+{
+	unsigned char honest[32], s1[32], s2[32], kept[32];
+	char *all;
+
+	tick_at(T0);
+	free(mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4\nEND\n"));
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	resolve_all(1);
+	export_state(honest);
+	judge_sql("UPDATE log SET at = at + 1 WHERE kind = 'seal' AND turn = 1");
+	export_state(s1);
+	ck_assert(memcmp(s1, honest, 32) != 0);
+	ck_assert(!refused_state(kept));
+	tick_at(T0 + 120);
+	ck_assert(refused_state(kept));
+	ck_assert(memcmp(kept, s1, 32) == 0);
+	tick_at(T0 + 180);
+	ck_assert(refused_state(kept));
+	ck_assert(memcmp(kept, s1, 32) == 0);
+	/* changed again: checked again, still refused, told once */
+	judge_sql("UPDATE log SET at = at + 1 WHERE kind = 'seal' AND turn = 1");
+	export_state(s2);
+	ck_assert(memcmp(s2, s1, 32) != 0);
+	tick_at(T0 + 240);
+	ck_assert(refused_state(kept));
+	ck_assert(memcmp(kept, s2, 32) == 0);
+	/* put back, with a refusal kept for the file as it is now: the tick
+	 * takes it and makes nothing (a bundle made would pass its check,
+	 * and be mailed) */
+	judge_sql("UPDATE log SET at = at - 2 WHERE kind = 'seal' AND turn = 1");
+	set_refused(honest);
+	tick_at(T0 + 300);
+	all = outbox_after(0, NULL);
+	ck_assert_not_in(all, "turn bundle");
+	ck_assert_uint_eq(count_in(all, "Subject: [cross] bundle not sent: the game file was changed\n"),
+			  1);
+	free(all);
+	/* the refusal kept for another state (as it was before the file was
+	 * put back): made, checked, mailed, and the refusal forgotten */
+	set_refused(s2);
+	tick_at(T0 + 360);
+	all = outbox_after(0, NULL);
+	ck_assert_uint_eq(count_in(all, "Subject: [cross] turn bundle"), 3);
+	ck_assert_uint_eq(count_in(all, "bundle not sent"), 1);
+	free(all);
+	ck_assert(!refused_state(kept));
 }
 END_TEST
 
@@ -2714,6 +2804,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_close_mail_names_sealed_head);
 	tcase_add_test(judge, test_referee_bundle_seal_head);
 	tcase_add_test(judge, test_bundle_refused_told_referee);
+	tcase_add_test(judge, test_bundle_refused_kept);
 	tcase_add_test(judge, test_report_file_and_diff);
 	tcase_add_test(judge, test_files_named_after_odd_game);
 	tcase_add_test(judge, test_files_named_long_side);
