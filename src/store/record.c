@@ -366,14 +366,58 @@ static int load_units(void *ud, int turn, int (*fn)(void *fud, const char *id, c
 	return ord_store_openings_each(ud, turn, opening_unit, &o);
 }
 
+/* The log's stretch a turn's record holds (ord_store_record_load_parts):
+ * from its opening to the next turn's, or to the head while there is none. */
+static int span(sqlite3 *db, const struct ord_store_turn *t, int turn, int64_t *first, int64_t *last)
+{
+	struct ord_store_turn next;
+	unsigned char head_hash[32];
+	int err;
+
+	*first = t->log_seq;
+	if ((err = ord_store_log_head(db, last, head_hash)) != 0)
+		return err;
+	err = ord_store_turn_read(db, turn + 1, &next);
+	if (!err)
+		*last = next.log_seq;
+	else if (err != ORD_ENOTFOUND)
+		return err;
+	ord_error_clear();
+	return 0;
+}
+
+/* What a record holds of the game and of its turn beside the log and
+ * the rows, taken from their rows (the strings moved, not copied); the
+ * game's tables only for a record that holds the log. */
+static void take_heading(struct ord_record *r, struct ord_store_game *g,
+			 const struct ord_store_turn *t, int tables)
+{
+	memcpy(r->game_id, g->game_id, 16);
+	if (g->have_pk)
+		memcpy(r->key, g->pk, 32);
+	r->title = g->title;
+	g->title = NULL;
+	r->scenario = g->scenario;
+	r->scenario_len = g->scenario_len;
+	g->scenario = NULL;
+	if (tables) {
+		r->tables = g->tables ? g->tables : ord_strdup("");
+		r->tables_len = g->tables ? g->tables_len : 0;
+		g->tables = NULL;
+	}
+	r->exchanged = t->state == ORD_TURN_EXCHANGED;
+	r->have_seed = 1;
+	memcpy(r->seed, t->seed, 32);
+	r->have_referee_witness = t->have_referee_witness;
+	memcpy(r->referee_witness, t->referee_witness, 32);
+}
+
 int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *r)
 {
 	struct ord_store_game g;
-	struct ord_store_turn t, next;
+	struct ord_store_turn t;
 	struct load l;
 	struct ord_rec_by_log by_log = { NULL, 0 };
-	int64_t head_seq;
-	unsigned char head_hash[32];
 	size_t i;
 	int err, events_err = 0;
 
@@ -400,36 +444,10 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 		r->scenario_load = load_scenario;
 		r->rows_ud = db;
 	}
-	memcpy(r->game_id, g.game_id, 16);
-	if (g.have_pk)
-		memcpy(r->key, g.pk, 32);
-	r->title = g.title;
-	g.title = NULL;
-	r->scenario = g.scenario;
-	r->scenario_len = g.scenario_len;
-	g.scenario = NULL;
-	if (parts & ORD_REC_LOG) {
-		r->tables = g.tables ? g.tables : ord_strdup("");
-		r->tables_len = g.tables ? g.tables_len : 0;
-		g.tables = NULL;
-	}
-	r->exchanged = t.state == ORD_TURN_EXCHANGED;
-	r->have_seed = 1;
-	memcpy(r->seed, t.seed, 32);
-	r->have_referee_witness = t.have_referee_witness;
-	memcpy(r->referee_witness, t.referee_witness, 32);
-
+	take_heading(r, &g, &t, !!(parts & ORD_REC_LOG));
 	/* the log from this turn's opening to the next one's (or the head) */
-	l.first = t.log_seq;
-	if ((err = ord_store_log_head(db, &head_seq, head_hash)) != 0)
+	if ((err = span(db, &t, turn, &l.first, &l.last)) != 0)
 		goto out;
-	l.last = head_seq;
-	err = ord_store_turn_read(db, turn + 1, &next);
-	if (!err)
-		l.last = next.log_seq;
-	else if (err != ORD_ENOTFOUND)
-		goto out;
-	ord_error_clear();
 	/* the events before the log, so that an event's entry need not keep
 	 * the text the event makes again (ord_record_set_body); an error of
 	 * theirs is told where it was before, after the log's, the units',
@@ -589,26 +607,6 @@ static int entry_rows_each(void *ud, int64_t seq, const struct ord_rows_sink *si
 
 /* ---- a turn's record as a stream (export) ---- */
 
-/* The log's stretch a turn's record holds (ord_store_record_load_parts):
- * from its opening to the next turn's, or to the head while there is none. */
-static int span(sqlite3 *db, const struct ord_store_turn *t, int turn, int64_t *first, int64_t *last)
-{
-	struct ord_store_turn next;
-	unsigned char head_hash[32];
-	int err;
-
-	*first = t->log_seq;
-	if ((err = ord_store_log_head(db, last, head_hash)) != 0)
-		return err;
-	err = ord_store_turn_read(db, turn + 1, &next);
-	if (!err)
-		*last = next.log_seq;
-	else if (err != ORD_ENOTFOUND)
-		return err;
-	ord_error_clear();
-	return 0;
-}
-
 /* Stops ord_store_log_each after the first entry. */
 enum { FIRST_ONLY = 1 };
 
@@ -635,22 +633,7 @@ int ord_store_record_head(sqlite3 *db, int turn, struct ord_record *r)
 	if ((err = ord_store_turn_read(db, turn, &t)) != 0 ||
 	    (err = ord_store_game_read(db, &g, 1)) != 0)
 		goto out;
-	memcpy(r->game_id, g.game_id, 16);
-	if (g.have_pk)
-		memcpy(r->key, g.pk, 32);
-	r->title = g.title;
-	g.title = NULL;
-	r->scenario = g.scenario;
-	r->scenario_len = g.scenario_len;
-	g.scenario = NULL;
-	r->tables = g.tables ? g.tables : ord_strdup("");
-	r->tables_len = g.tables ? g.tables_len : 0;
-	g.tables = NULL;
-	r->exchanged = t.state == ORD_TURN_EXCHANGED;
-	r->have_seed = 1;
-	memcpy(r->seed, t.seed, 32);
-	r->have_referee_witness = t.have_referee_witness;
-	memcpy(r->referee_witness, t.referee_witness, 32);
+	take_heading(r, &g, &t, 1);
 	if ((err = span(db, &t, turn, &l.first, &l.last)) != 0)
 		goto out;
 	err = ord_store_log_each(db, l.first, l.last, first_entry, &l);
