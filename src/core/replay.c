@@ -537,7 +537,7 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 	struct ord_buf want_stood = ORD_BUF_INIT, late = ORD_BUF_INIT, unchained = ORD_BUF_INIT;
 	const char *host = x->have_cfg && x->cfg.refereeless ? "host" : "referee";
 	struct ord_digest d;
-	size_t j, k;
+	size_t j, k, revealed = 0;
 	int ok = 1;
 
 	ord_phase_events_digest(ctx, events);
@@ -586,6 +586,7 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 			}
 			ord_phase_key_side(&d, side, link->link, 0);
 			ord_buf_release(&b);
+			revealed++;
 			continue;
 		}
 		/* no link: the referee's stood in, as the resolve entry must say */
@@ -642,6 +643,13 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 			      p + 1, x->rs->phases[p], unchained.buf, host,
 			      *host == 'h' ? "; the host knows his chain: the phase's dice were known to him before its events, but for another side's link"
 					   : "");
+	/* with no side's link, the phase's key is the stand-in's chain
+	 * alone, which he holds: he knew every die before he closed the
+	 * events (the red team of the thirty-eighth session) */
+	if (x->sc.nsides && !revealed)
+		ord_vout_note(x->v,
+			      "phase %zu (%s): no side revealed a witness link: its dice are keyed by the %s's own chain alone, which he held before he closed the phase's events, so he could know every die of it first: the witnessed dice prove no more of this phase than the dice of a game without them",
+			      p + 1, x->rs->phases[p], host);
 	ord_digest_final(&d, out);
 	free(stood);
 	ord_buf_release(&want_stood);

@@ -212,8 +212,13 @@ expect_in "$ERR" "red has not revealed its witness link for phase 'fire'"
 expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --empty --stand-in
 expect_in "$OUT" "the referee's witness chain stood in for red"
 
-# phases 3 to 5: both reveal
-for _ in 3 4 5; do
+# phase 3: neither reveals, the referee's chain stands in for both (his
+# own, which he holds: the audit says what that proves of the phase)
+expect_exit 0 ord witness w.game --close
+expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --empty --stand-in
+expect_in "$OUT" "the referee's witness chain stood in for blue,red"
+# phases 4 and 5: both reveal
+for _ in 4 5; do
 	expect_exit 0 ord witness w.game --close
 	expect_exit 0 ord witness w.game --side blue --key blue.key
 	expect_exit 0 ord witness w.game --side red --key red.key
@@ -235,6 +240,9 @@ expect_in "$ERR" "--phase is for --at close"
 expect_exit 0 ord audit w.game --head open.head --head seal.head --head close-1.head --head close-2.head --head exchange.head
 expect_in "$OUT" "clean"
 expect_in "$OUT" "the head you kept of turn 1's close (entry $CLOSE1): matches"
+NONE3="phase 3 (fire-morale): no side revealed a witness link: its dice are keyed by the referee's own chain alone, which he held before he closed the phase's events, so he could know every die of it first: the witnessed dice prove no more of this phase than the dice of a game without them"
+expect_in "$OUT" "$NONE3"
+expect_not_in "$OUT" "phase 2 (fire): no side revealed"
 # an earlier orderly's close head still holds in an audit
 expect_exit 0 ord audit w.game --head old-close.head
 expect_in "$OUT" "clean"
@@ -383,11 +391,11 @@ expect_in "$OUT" "FAILED: the head you kept of turn 1's close (entry $R2): entry
 
 # a link changed in the file (rows and log, as a forger would) is caught
 cp w.game bad.game
-sql bad.game "UPDATE witness SET link = randomblob(32) WHERE idx = 3 AND side_id = (SELECT id FROM side WHERE name = 'blue')" >/dev/null
+sql bad.game "UPDATE witness SET link = randomblob(32) WHERE idx = 4 AND side_id = (SELECT id FROM side WHERE name = 'blue')" >/dev/null
 expect_exit 1 ord audit bad.game
-expect_in "$OUT" "the witness link of blue for phase 3"
+expect_in "$OUT" "the witness link of blue for phase 4"
 # and a bundle whose phase key was not the one the links give
-perl -0777 -pe 's/(<link index="3" side="blue" link=")(.)/$1.($2 eq "0" ? "1" : "0")/e' w.xml >bad.xml
+perl -0777 -pe 's/(<link index="4" side="blue" link=")(.)/$1.($2 eq "0" ? "1" : "0")/e' w.xml >bad.xml
 expect_exit 1 ord verify bad.xml --pubkey "$KEY"
 
 # attack 19 (a red team's): the game played again from a copy made after
