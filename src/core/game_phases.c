@@ -1155,6 +1155,19 @@ int ord_game_link_state(ord_game *g, const char *side, int *phase, int *closed,
 	return err;
 }
 
+/* A list of sides as the log keeps it ("blue,red") written for a person
+ * ("blue, red"). */
+static void sides_for_people(struct ord_buf *out, const char *csv)
+{
+	const char *p;
+
+	for (p = csv; *p; p++)
+		if (*p == ',')
+			ord_buf_addf(out, ", ");
+		else
+			ord_buf_addch(out, *p);
+}
+
 /* The dice key of the current phase of a witnessed turn: the turn's key,
  * the events closed and every side's link (the referee's for a side that
  * revealed none, named in stood_in).  *unrevealed: how many sides' links
@@ -1210,11 +1223,15 @@ static int witness_key(struct ord_game *g, const struct ord_store_turn *t, struc
 		ord_phase_key_side(&d, g->sides[i].name, link, 0);
 	}
 	if (stood_in->len && !stand_in) {
+		struct ord_buf who = ORD_BUF_INIT;
 		*unrevealed = stood;
-		return ord_error_set(ORD_ESTATE,
-				     "%s %s not revealed %s witness link for phase '%s': wait for it, or resolve with --stand-in and the referee's chain stands in (the audit says so)",
-				     stood_in->buf, strchr(stood_in->buf, ',') ? "have" : "has",
-				     strchr(stood_in->buf, ',') ? "their" : "its", phase);
+		sides_for_people(&who, stood_in->buf);
+		err = ord_error_set(ORD_ESTATE,
+				    "%s %s not revealed %s witness link for phase '%s': wait for it, or resolve with --stand-in and the referee's chain stands in (the audit says so)",
+				    who.buf, stood > 1 ? "have" : "has",
+				    stood > 1 ? "their" : "its", phase);
+		ord_buf_release(&who);
+		return err;
 	}
 	ord_digest_final(&d, out);
 	return 0;
@@ -1486,8 +1503,11 @@ int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct 
 		goto out;
 	ord_buf_addf(out, "turn %d, phase %s: %zu event%s, %zu roll%s\n", t.turn, cur, nevents,
 		     nevents == 1 ? "" : "s", ctx.nrolls, ctx.nrolls == 1 ? "" : "s");
-	if (stood.len)
-		ord_buf_addf(out, "  (the referee's witness chain stood in for %s)\n", stood.buf);
+	if (stood.len) {
+		ord_buf_addf(out, "  (the referee's witness chain stood in for ");
+		sides_for_people(out, stood.buf);
+		ord_buf_addf(out, ")\n");
+	}
 	for (i = 0; i < ctx.nresults; i++) {
 		ord_buf_addf(out, "  %s%s", ctx.results[i].unit, *ctx.results[i].unit ? ": " : "");
 		ord_texts_render(ctx.results[i].explanation,

@@ -77,7 +77,7 @@ expect_in "$(cat close-1.head)" "phase: 1"
 expect_exit 65 ord event w.game move unit=B3 distance=2
 expect_in "$ERR" "are closed"
 expect_exit 65 ord resolve w.game
-expect_in "$ERR" "blue,red have not revealed their witness link"
+expect_in "$ERR" "blue, red have not revealed their witness link"
 # info's next step is the links, not the events any more
 expect_exit 0 ord info w.game
 expect_in "$OUT" "next:      the events of phase movement are closed: the link of blue, red (witness), then resolve; or resolve --stand-in now"
@@ -216,7 +216,7 @@ expect_in "$OUT" "the referee's witness chain stood in for red"
 # own, which he holds: the audit says what that proves of the phase)
 expect_exit 0 ord witness w.game --close
 expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --empty --stand-in
-expect_in "$OUT" "the referee's witness chain stood in for blue,red"
+expect_in "$OUT" "the referee's witness chain stood in for blue, red"
 # phases 4 and 5: both reveal
 for _ in 4 5; do
 	expect_exit 0 ord witness w.game --close

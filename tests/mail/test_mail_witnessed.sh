@@ -363,7 +363,7 @@ CLOSE
 RESOLVE STAND-IN"
 body=$(mime "$(last_mail referee "referee: done")" body)
 expect_in "$body" "turn 2, phase movement: 0 events, 0 rolls
-  (the referee's witness chain stood in for blue,red)
+  (the referee's witness chain stood in for blue, red)
 next phase: fire"
 expect_in "$body" "closed: phase 2, no more events of it"
 expect_in "$body" "turn 2, phase fire: 0 events"
