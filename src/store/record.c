@@ -412,6 +412,17 @@ static void take_heading(struct ord_record *r, struct ord_store_game *g,
 	memcpy(r->referee_witness, t->referee_witness, 32);
 }
 
+/* A record of turn begun empty, and the load that fills it. */
+static void load_begin(struct load *l, sqlite3 *db, int turn, struct ord_record *r)
+{
+	ord_record_init(r);
+	memset(l, 0, sizeof(*l));
+	l->scratch = (struct ord_buf)ORD_BUF_INIT;
+	l->db = db;
+	l->r = r;
+	r->turn = turn;
+}
+
 int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *r)
 {
 	struct ord_store_game g;
@@ -421,13 +432,8 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 	size_t i;
 	int err, events_err = 0;
 
-	ord_record_init(r);
 	memset(&g, 0, sizeof(g));
-	memset(&l, 0, sizeof(l));
-	l.scratch = (struct ord_buf)ORD_BUF_INIT;
-	l.db = db;
-	l.r = r;
-	r->turn = turn;
+	load_begin(&l, db, turn, r);
 	/* an audit's record hashes the scenario as it reads it, and keeps
 	 * the hash: the audit holds the scenario once for every turn */
 	if ((err = ord_store_turn_read(db, turn, &t)) != 0 ||
@@ -623,13 +629,8 @@ int ord_store_record_head(sqlite3 *db, int turn, struct ord_record *r)
 	struct load l;
 	int err;
 
-	ord_record_init(r);
 	memset(&g, 0, sizeof(g));
-	memset(&l, 0, sizeof(l));
-	l.scratch = (struct ord_buf)ORD_BUF_INIT;
-	l.db = db;
-	l.r = r;
-	r->turn = turn;
+	load_begin(&l, db, turn, r);
 	if ((err = ord_store_turn_read(db, turn, &t)) != 0 ||
 	    (err = ord_store_game_read(db, &g, 1)) != 0)
 		goto out;
