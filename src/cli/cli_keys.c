@@ -2,13 +2,16 @@
  * cli_keys.c - helpers of the commands about keys, signatures and bundles
  * (see cli_keys.h).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli_keys.h"
@@ -327,6 +330,53 @@ int cli_output_allowed(const char *path)
 	return 0;
 }
 
+/* The files TARGET.tmp-PID an output to target left beside it when its
+ * process was killed as it wrote (an export of a big game writes for
+ * seconds): removed, and said, once no process PID runs on this machine
+ * and the file has not changed for ten minutes.  One of a running output
+ * is left, and so is one a process of another machine may be writing on
+ * a shared disk, as long as it writes. */
+static void sweep_stale(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	const char *base = slash ? slash + 1 : target;
+	size_t blen = strlen(base);
+	char *dir = ord_strdup(slash ? target : ".");
+	time_t now = time(NULL);
+	struct dirent *e;
+	DIR *d;
+
+	if (slash)
+		dir[slash == target ? 1 : slash - target] = '\0';
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		const char *p = e->d_name + blen + 5;
+		struct ord_buf f = ORD_BUF_INIT;
+		struct stat st;
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, base, blen) || strncmp(e->d_name + blen, ".tmp-", 5) ||
+		    *p < '1' || *p > '9')
+			continue;
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (*end || errno || pid <= 0 || (pid_t)pid != pid || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		ord_buf_addf(&f, "%s/%s", dir, e->d_name);
+		if (lstat(f.buf, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime >= 600 &&
+		    unlink(f.buf) == 0)
+			cli_error("removed '%s', left by an output that did not finish (process %ld, no longer running)",
+				  f.buf, pid);
+		ord_buf_release(&f);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
 /* Write bytes to a new temporary file beside path, synced; *tmp names it
  * and *target the file it is to replace (output_target). */
 static int stage(const char *path, const char *bytes, size_t len, char **tmp, char **target)
@@ -338,6 +388,7 @@ static int stage(const char *path, const char *bytes, size_t len, char **tmp, ch
 	*tmp = NULL;
 	if (!(*target = output_target(path)))
 		return CLI_CANTCREAT;
+	sweep_stale(*target);
 	ord_buf_addf(&t, "%s.tmp-%ld", *target, (long)getpid());
 	fd = open(t.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -406,6 +457,7 @@ int cli_output_open(const char *path, struct cli_output *o)
 	hush = 0;
 	if (!o->target)
 		return -1;
+	sweep_stale(o->target);
 	ord_buf_addf(&t, "%s.tmp-%ld", o->target, (long)getpid());
 	o->fd = open(t.buf, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (o->fd < 0) {

@@ -155,6 +155,20 @@ for before in none old; do
 	# it is in nobody's way)
 	expect_exit 0 ord export g.orderly --turn 1 -o k.xml
 	cmp k.xml good.xml || fail "the export after a killed one differs"
+	# the killed one's file is left while it is fresh (another machine's
+	# orderly may be writing it on a shared disk), and removed, said, by
+	# the next output once its process is gone and it has lain ten minutes;
+	# one of a process still running is left however old
+	[[ -e k.xml.tmp-$pid ]] || fail "a fresh file of a killed export was removed"
+	touch -d '11 minutes ago' "k.xml.tmp-$pid"
+	echo "a running one" >"k.xml.tmp-$$"
+	touch -d '1 hour ago' "k.xml.tmp-$$"
+	expect_exit 0 ord export g.orderly --turn 1 -o k.xml
+	expect_in "$ERR" "orderly: removed './k.xml.tmp-$pid', left by an output that did not finish (process $pid, no longer running)"
+	[[ ! -e k.xml.tmp-$pid ]] || fail "the file of a killed export was left"
+	[[ "$(cat "k.xml.tmp-$$")" == "a running one" ]] || fail "the file of a running process was removed"
+	rm -f "k.xml.tmp-$$"
+	cmp k.xml good.xml || fail "the export after the sweep differs"
 done
 
 note "ok"
