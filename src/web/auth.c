@@ -101,8 +101,9 @@ struct sess {
 struct counter {
 	/* "ip KEY", "tries KEY" or "side GAME/PARTY" (KEY: addr_key) */
 	char what[WEB_GAME_NAME + WEB_PARTY_NAME + 80];
-	int64_t start; /* the window's start */
-	int fails;     /* (or tries) */
+	int64_t start;    /* the window's start */
+	int fails;        /* (or tries) */
+	char pass_id[65]; /* a side's: the passphrase its wrong ones were given against */
 };
 
 /* A key a party logged in from: the side's lock does not shut it out. */
@@ -663,6 +664,29 @@ static int wait_of(struct counter *c, int limit)
 	return (int)(c->start + WEB_WINDOW - now()) > 0 ? (int)(c->start + WEB_WINDOW - now()) : 1;
 }
 
+/* The count of (game, party)'s wrong passphrases (lock held), counted
+ * against the passphrase pass_id (ord_mail_party): a new passphrase
+ * registered for the party starts it again, so that giving the side a new
+ * passphrase, as the referee's page says, lifts a lock at once. */
+static struct counter *side_count(struct web_auth *a, const char *game, const char *party,
+				  const char *pass_id, int create)
+{
+	char what[sizeof(((struct counter *)0)->what)];
+	struct counter *c;
+
+	snprintf(what, sizeof(what), "side %s/%s", game, party);
+	if (!(c = counter(a, what, create)))
+		return NULL;
+	if (strcmp(c->pass_id, pass_id)) {
+		if (!create)
+			return NULL;
+		c->start = now();
+		c->fails = 0;
+		snprintf(c->pass_id, sizeof(c->pass_id), "%s", pass_id);
+	}
+	return c;
+}
+
 /* The list of game's known keys (lock held), made when create is set;
  * NULL when it has none. */
 static struct known_game *known_game(struct web_auth *a, const char *game, int create)
@@ -703,7 +727,7 @@ static struct known *known_of(struct web_auth *a, const char *key, const char *g
 }
 
 int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party,
-		     int *side_wide)
+		     const char *pass_id, int *side_wide)
 {
 	char what[sizeof(((struct counter *)0)->what)], key[WEB_IP_MAX];
 	int w, w2;
@@ -717,8 +741,7 @@ int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const
 	if ((w2 = wait_of(counter(a, what, 0), WEB_TRIES_PER_IP)) > w)
 		w = w2;
 	/* the side's count shuts out every key but those it logged in from */
-	snprintf(what, sizeof(what), "side %s/%s", game, party);
-	if ((w2 = wait_of(counter(a, what, 0), WEB_FAILS_PER_SIDE)) > 0 &&
+	if ((w2 = wait_of(side_count(a, game, party, pass_id, 0), WEB_FAILS_PER_SIDE)) > 0 &&
 	    !known_of(a, key, game, party)) {
 		*side_wide = 1;
 		if (w2 > w)
@@ -732,7 +755,8 @@ int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const
 	return w;
 }
 
-int web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party)
+int web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party,
+		    const char *pass_id)
 {
 	char what[sizeof(((struct counter *)0)->what)], key[WEB_IP_MAX];
 	struct counter *c;
@@ -742,8 +766,7 @@ int web_auth_failed(struct web_auth *a, const char *ip, const char *game, const 
 	pthread_mutex_lock(&a->lock);
 	snprintf(what, sizeof(what), "ip %s", key);
 	counter(a, what, 1)->fails++;
-	snprintf(what, sizeof(what), "side %s/%s", game, party);
-	c = counter(a, what, 1);
+	c = side_count(a, game, party, pass_id, 1);
 	c->fails++;
 	locked = c->fails == WEB_FAILS_PER_SIDE;
 	pthread_mutex_unlock(&a->lock);
@@ -802,15 +825,14 @@ out:
 	pthread_mutex_unlock(&a->lock);
 }
 
-int web_auth_side_locked(struct web_auth *a, const char *game, const char *party, int *fails)
+int web_auth_side_locked(struct web_auth *a, const char *game, const char *party,
+			 const char *pass_id, int *fails)
 {
-	char what[sizeof(((struct counter *)0)->what)];
 	struct counter *c;
 	int w;
 
-	snprintf(what, sizeof(what), "side %s/%s", game, party);
 	pthread_mutex_lock(&a->lock);
-	c = counter(a, what, 0);
+	c = side_count(a, game, party, pass_id, 0);
 	w = wait_of(c, WEB_FAILS_PER_SIDE);
 	*fails = c ? c->fails : 0;
 	pthread_mutex_unlock(&a->lock);

@@ -1106,9 +1106,23 @@ void web_page_login(struct web_req *r, const char *name)
 		goto out;
 	}
 	party = found ? side : WEB_REFEREE;
-	if ((wait = web_auth_may_try(web_auth_of(r), r->ip, name, party, &side_wide)) > 0) {
+	/* the stored hash and which passphrase it is, read (a party's wrong
+	 * ones count against the passphrase they were given for); the game
+	 * is let go of before the check, which takes 64 MiB and tens of
+	 * milliseconds: requests for the game do not wait on it (W14) */
+	err = ord_mail_passphrase_hash(g, found ? side : NULL, hash);
+	if (err == 0 && ord_mail_party(g, found ? side : NULL, &mp) != 0)
+		err = ord_error_code();
+	if (err != 0 && err != ORD_ENOTFOUND) {
+		sodium_memzero(hash, sizeof(hash));
+		web_error_page(r, 500, "The game cannot be read", ord_error_last());
+		goto out;
+	}
+	ord_error_clear();
+	if ((wait = web_auth_may_try(web_auth_of(r), r->ip, name, party, mp.pass_id, &side_wide)) > 0) {
 		char msg[320], when[40];
 
+		sodium_memzero(hash, sizeof(hash));
 		if (wait < 120)
 			snprintf(when, sizeof(when), "%d seconds", wait);
 		else
@@ -1126,17 +1140,6 @@ void web_page_login(struct web_req *r, const char *name)
 		r->status = 429;
 		goto out;
 	}
-	/* the stored hash and which passphrase it is, read; then the game is
-	 * let go of before the check, which takes 64 MiB and tens of
-	 * milliseconds: requests for the game do not wait on it (W14) */
-	err = ord_mail_passphrase_hash(g, found ? side : NULL, hash);
-	if (err == 0 && ord_mail_party(g, found ? side : NULL, &mp) != 0)
-		err = ord_error_code();
-	if (err != 0 && err != ORD_ENOTFOUND) {
-		web_error_page(r, 500, "The game cannot be read", ord_error_last());
-		goto out;
-	}
-	ord_error_clear();
 	web_game_close(r, g);
 	g = NULL;
 	if (web_auth_hash_enter(web_auth_of(r), r->ip) != 0) {
@@ -1158,8 +1161,9 @@ void web_page_login(struct web_req *r, const char *name)
 	sodium_memzero(hash, sizeof(hash));
 	if (err != 0) {
 		/* the server's log says when a party is locked (W14) */
-		if (web_auth_failed(web_auth_of(r), r->ip, name, party)) {
-			int fails, left = web_auth_side_locked(web_auth_of(r), name, party, &fails);
+		if (web_auth_failed(web_auth_of(r), r->ip, name, party, mp.pass_id)) {
+			int fails, left = web_auth_side_locked(web_auth_of(r), name, party,
+							       mp.pass_id, &fails);
 
 			fprintf(stderr,
 				"orderly serve: game '%s': logins as %s refused for %d s (%d wrong "

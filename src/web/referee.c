@@ -979,7 +979,14 @@ static void locks_card(struct web_req *r, ord_game *g, const char *name)
 
 	for (i = 0; i <= n; i++) {
 		const char *party = i < n ? ord_game_side_name(g, i) : WEB_REFEREE;
-		int fails, left = web_auth_side_locked(web_auth_of(r), name, party, &fails);
+		struct ord_mail_party mp;
+		int fails, left;
+
+		/* a lock counted against a passphrase replaced since is over */
+		memset(&mp, 0, sizeof(mp));
+		if (ord_mail_party(g, i < n ? party : NULL, &mp) != 0)
+			ord_error_clear();
+		left = web_auth_side_locked(web_auth_of(r), name, party, mp.pass_id, &fails);
 
 		if (!left)
 			continue;

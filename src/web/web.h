@@ -117,14 +117,19 @@ int web_session_any(const struct web_session *s, const char *game);
  * logins are refused from every address it has not logged in from (too
  * many wrong passphrases for it from all of them).  Wrong passphrases are
  * counted with web_auth_failed, 1 when this one locked the party; a login
- * with web_auth_succeeded, whose address the party's lock then lets in. */
+ * with web_auth_succeeded, whose address the party's lock then lets in.
+ * A party's wrong passphrases count against its passphrase pass_id
+ * (ord_mail_party's; "" when none is registered): a new one lifts its
+ * lock. */
 int web_auth_may_try(struct web_auth *a, const char *ip, const char *game, const char *party,
-		     int *side_wide);
-int web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party);
+		     const char *pass_id, int *side_wide);
+int web_auth_failed(struct web_auth *a, const char *ip, const char *game, const char *party,
+		    const char *pass_id);
 void web_auth_succeeded(struct web_auth *a, const char *ip, const char *game, const char *party);
 /* The seconds the lock of (game, party) has left, 0 when it has none;
  * *fails the party's wrong passphrases in the window. */
-int web_auth_side_locked(struct web_auth *a, const char *game, const char *party, int *fails);
+int web_auth_side_locked(struct web_auth *a, const char *game, const char *party,
+			 const char *pass_id, int *fails);
 /* Passphrase checks are slow on purpose (crypto_pwhash): one at once,
  * whatever the number of requests, the others waiting their turn, two of
  * an address at a time and all together two fewer than the server's

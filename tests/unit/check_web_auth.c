@@ -123,20 +123,21 @@ START_TEST(ipv6_counted_by_64)
 
 	for (i = 0; i < 10; i++) {
 		snprintf(ip, sizeof(ip), "2001:db8:1:2:%x::%x", (i * 7919) & 0xffff, i + 1);
-		ck_assert_int_eq(web_auth_may_try(a, ip, "g", "red", &side_wide), 0);
-		web_auth_failed(a, ip, "g", "red");
+		ck_assert_int_eq(web_auth_may_try(a, ip, "g", "red", "p1", &side_wide), 0);
+		web_auth_failed(a, ip, "g", "red", "p1");
 	}
-	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:1:2:ffff:1:2:3", "g", "red", &side_wide), 0);
+	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:1:2:ffff:1:2:3", "g", "red", "p1", &side_wide),
+			 0);
 	ck_assert_int_eq(side_wide, 0);
 	/* its other sides too: the count is the address's */
-	ck_assert_int_gt(web_auth_may_try(a, "[2001:db8:1:2::beef]", "g", "blue", &side_wide), 0);
-	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:1:3::1", "g", "red", &side_wide), 0);
+	ck_assert_int_gt(web_auth_may_try(a, "[2001:db8:1:2::beef]", "g", "blue", "p1", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:1:3::1", "g", "red", "p1", &side_wide), 0);
 
 	for (i = 0; i < 10; i++)
-		web_auth_failed(a, i % 2 ? "::ffff:192.0.2.9" : "192.0.2.9", "g", "blue");
-	ck_assert_int_gt(web_auth_may_try(a, "192.0.2.9", "g", "blue", &side_wide), 0);
-	ck_assert_int_gt(web_auth_may_try(a, "::ffff:192.0.2.9", "g", "blue", &side_wide), 0);
-	ck_assert_int_eq(web_auth_may_try(a, "192.0.2.10", "g", "blue", &side_wide), 0);
+		web_auth_failed(a, i % 2 ? "::ffff:192.0.2.9" : "192.0.2.9", "g", "blue", "p1");
+	ck_assert_int_gt(web_auth_may_try(a, "192.0.2.9", "g", "blue", "p1", &side_wide), 0);
+	ck_assert_int_gt(web_auth_may_try(a, "::ffff:192.0.2.9", "g", "blue", "p1", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "192.0.2.10", "g", "blue", "p1", &side_wide), 0);
 	web_auth_free(a);
 }
 END_TEST
@@ -153,27 +154,39 @@ START_TEST(side_wide_limit)
 	int i, side_wide, fails, locked = 0;
 
 	web_auth_succeeded(a, "2001:db8:aaaa:1::10", "g", "red");
-	ck_assert_int_eq(web_auth_side_locked(a, "g", "red", &fails), 0);
+	ck_assert_int_eq(web_auth_side_locked(a, "g", "red", "p1", &fails), 0);
 	for (i = 0; i < 20; i++) {
 		snprintf(ip, sizeof(ip), "2001:db8:%x::1", i + 1);
-		ck_assert_int_eq(web_auth_may_try(a, ip, "g", "red", &side_wide), 0);
-		locked += web_auth_failed(a, ip, "g", "red");
+		ck_assert_int_eq(web_auth_may_try(a, ip, "g", "red", "p1", &side_wide), 0);
+		locked += web_auth_failed(a, ip, "g", "red", "p1");
 		ck_assert_int_eq(locked, i == 19);
 	}
-	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:ffff::1", "g", "red", &side_wide), 0);
+	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:ffff::1", "g", "red", "p1", &side_wide), 0);
 	ck_assert_int_eq(side_wide, 1);
-	ck_assert_int_gt(web_auth_may_try(a, "198.51.100.1", "g", "red", &side_wide), 0);
+	ck_assert_int_gt(web_auth_may_try(a, "198.51.100.1", "g", "red", "p1", &side_wide), 0);
 	ck_assert_int_eq(side_wide, 1);
-	ck_assert_int_gt(web_auth_side_locked(a, "g", "red", &fails), 0);
+	ck_assert_int_gt(web_auth_side_locked(a, "g", "red", "p1", &fails), 0);
 	ck_assert_int_eq(fails, 20);
 	/* the player's own network (another address of its /64) */
-	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:aaaa:1::99", "g", "red", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:aaaa:1::99", "g", "red", "p1", &side_wide), 0);
 	ck_assert_int_eq(side_wide, 0);
 	/* the lock is red's of game g alone */
-	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "g", "blue", &side_wide), 0);
-	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "g", WEB_REFEREE, &side_wide), 0);
-	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "h", "red", &side_wide), 0);
-	ck_assert_int_eq(web_auth_side_locked(a, "g", "blue", &fails), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "g", "blue", "p1", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "g", WEB_REFEREE, "p1", &side_wide),
+			 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:ffff::1", "h", "red", "p1", &side_wide), 0);
+	ck_assert_int_eq(web_auth_side_locked(a, "g", "blue", "p1", &fails), 0);
+	/* a new passphrase registered for red (the referee's page says to
+	 * give one) ends the lock at once: the strangers' 20 were given
+	 * against the old one, and the new one's count starts at nothing */
+	ck_assert_int_eq(web_auth_side_locked(a, "g", "red", "p2", &fails), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "198.51.100.2", "g", "red", "p2", &side_wide), 0);
+	ck_assert_int_eq(side_wide, 0);
+	ck_assert_int_eq(web_auth_failed(a, "198.51.100.2", "g", "red", "p2"), 0);
+	ck_assert_int_eq(web_auth_side_locked(a, "g", "red", "p2", &fails), 0);
+	ck_assert_int_eq(fails, 1);
+	/* and the old one's count is not taken up again */
+	ck_assert_int_eq(web_auth_side_locked(a, "g", "red", "p1", &fails), 0);
 	web_auth_free(a);
 }
 END_TEST
@@ -201,17 +214,19 @@ START_TEST(known_networks_by_game)
 	}
 	for (i = 0; i < 20; i++) {
 		snprintf(ip, sizeof(ip), "2001:db8:f:%x::1", i + 1);
-		web_auth_failed(a, ip, "g", "red");
-		web_auth_failed(a, ip, "h", "red");
-		web_auth_failed(a, ip, "big", "side599");
+		web_auth_failed(a, ip, "g", "red", "p1");
+		web_auth_failed(a, ip, "h", "red", "p1");
+		web_auth_failed(a, ip, "big", "side599", "p1");
 	}
-	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:aaaa:1::99", "g", "red", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:aaaa:1::99", "g", "red", "p1", &side_wide), 0);
 	ck_assert_int_eq(side_wide, 0);
-	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:aaaa:1::99", "h", "red", &side_wide), 0);
+	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:aaaa:1::99", "h", "red", "p1", &side_wide), 0);
 	ck_assert_int_eq(side_wide, 1);
 	/* the big game's own networks are kept too, the newest of them */
-	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:258:8::1", "big", "side599", &side_wide), 0);
-	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:ffff::1", "big", "side599", &side_wide), 0);
+	ck_assert_int_eq(web_auth_may_try(a, "2001:db8:258:8::1", "big", "side599", "p1", &side_wide),
+			 0);
+	ck_assert_int_gt(web_auth_may_try(a, "2001:db8:ffff::1", "big", "side599", "p1", &side_wide),
+			 0);
 	web_auth_free(a);
 }
 END_TEST

@@ -1190,6 +1190,20 @@ def lockout(games):
         st, hdrs, _ = login("203.0.113.9", "french", W.PASS["french"])
         ok(st == 303 and "/side/french" in hdrs.get("Location", ""),
            "the French player still logs in from home after 20 strangers' tries (%d)" % st)
+        # the referee does what his page says: a new passphrase for the side
+        # ends the lock at once, from any address (the strangers' 20 were
+        # given against the old one), and his page no longer shows it
+        qb = os.path.join(games, "qb.orderly")
+        W.run("register", qb, "--side", "french", "--passphrase-file", "-", stdin="a fresh french passphrase\n")
+        try:
+            st, _, body = login("203.0.113.4", "french", "a fresh french passphrase")
+            ok(st == 303, "a new passphrase lifts the side's lock, from a new address too (%d): %s"
+               % (st, W.text_of(body)[:300]))
+            st, _, page = ref.get("/g/qb/referee")
+            ok(st == 200 and "Logins refused" not in page,
+               "the referee's page no longer shows the lock (%d)" % st)
+        finally:
+            W.run("register", qb, "--side", "french", "--passphrase-file", "-", stdin=W.PASS["french"] + "\n")
         # every check counts for an address, right ones too: 60 in 10 minutes
         codes = [login("203.0.113.20", "allied", W.PASS["allied"])[0] for _ in range(61)]
         ok(codes[:60] == [303] * 60 and codes[60] == 429, "an address's 61st login in 10 minutes: %r" % codes[55:])
