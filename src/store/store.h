@@ -176,9 +176,10 @@ int ord_store_roster_each(sqlite3 *db, ord_store_unit_fn fn, void *ud);
  * whole rows, now). */
 int ord_store_openings_each(sqlite3 *db, int turn, ord_store_unit_fn fn, void *ud);
 /* Every unit (side_id 0) or a side's, with its current state: one row
- * each (unit_current), by the index of the side's units; a side's units
- * come without their row's id (id 0: a column less a row, read by no
- * caller). */
+ * each (unit_current), in the order of their ids; a side's read along the
+ * ids from its first unit to its last when they stand together, else by
+ * the index of the side's units, and without their row's id (id 0: a
+ * column less a row, read by no caller). */
 int ord_store_units_now(sqlite3 *db, int64_t side_id, const char *side_name, ord_store_unit_fn fn,
 			void *ud);
 /* The unit of this id, else of this name (case-insensitive), with its

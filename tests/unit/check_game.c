@@ -2028,6 +2028,71 @@ START_TEST(test_units_found_at_once)
 }
 END_TEST
 
+static int side_unit(void *ud, const struct ord_store_unit *u)
+{
+	struct ord_buf *b = ud;
+
+	ord_buf_addf(b, "%s:%s:%s,", u->uid, u->side,
+		     !*u->state                     ? "-"
+		     : strstr(u->state, "figures=") ? "s"
+						    : "?");
+	return 0;
+}
+
+static void side_units(sqlite3 *db, int64_t side_id, const char *side, const char *want)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ck_assert_int_eq(ord_store_units_now(db, side_id, side, side_unit, &b), 0);
+	ck_assert_str_eq(b.buf ? b.buf : "", want);
+	ord_buf_release(&b);
+}
+
+/* A side's units with their current state (a submit's load), in the
+ * order of their ids: read along the ids from the side's first to its
+ * last when they stand together (another side's unit among them
+ * skipped), down the index of a side's units when the sides are mixed
+ * (here a third side makes red's ids span more than twice its share). */
+START_TEST(test_side_units_now)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	sqlite3 *db;
+	int64_t id, green;
+
+	ord_game_free(g);
+	db = db_open();
+	side_units(db, 1, "blue", "B1:blue:s,B2:blue:s,B3:blue:s,");
+	side_units(db, 2, "red", "R1:red:s,R2:red:s,R3:red:s,");
+	side_units(db, 3, "green", "");
+	/* a blue unit after red's, then a red one: no state of their own */
+	ck_assert_int_eq(ord_store_unit_insert(db, &id, "B4", "Blue Four", 1, "kind=line_infantry\n"),
+			 0);
+	ck_assert_int_eq(ord_store_unit_insert(db, &id, "R4", "Red Four", 2, "kind=line_infantry\n"),
+			 0);
+	side_units(db, 1, "blue", "B1:blue:s,B2:blue:s,B3:blue:s,B4:blue:-,");
+	side_units(db, 2, "red", "R1:red:s,R2:red:s,R3:red:s,R4:red:-,");
+	/* three sides, red's ids 4 to 13 of 13 units: mixed */
+	ck_assert_int_eq(ord_store_side_insert(db, &green, "green", "Green", NULL), 0);
+	ck_assert_int_eq(ord_store_unit_insert(db, &id, "G1", "Green One", green, "kind=line_infantry\n"),
+			 0);
+	ck_assert_int_eq(ord_store_unit_insert(db, &id, "B5", "Blue Five", 1, "kind=line_infantry\n"),
+			 0);
+	ck_assert_int_eq(ord_store_unit_insert(db, &id, "B6", "Blue Six", 1, "kind=line_infantry\n"),
+			 0);
+	ck_assert_int_eq(ord_store_unit_insert(db, &id, "B7", "Blue Seven", 1, "kind=line_infantry\n"),
+			 0);
+	ck_assert_int_eq(ord_store_unit_insert(db, &id, "R5", "Red Five", 2, "kind=line_infantry\n"),
+			 0);
+	ck_assert_int_eq(id, 13);
+	side_units(db, 2, "red", "R1:red:s,R2:red:s,R3:red:s,R4:red:-,R5:red:-,");
+	side_units(db, 1, "blue",
+		   "B1:blue:s,B2:blue:s,B3:blue:s,B4:blue:-,B5:blue:-,B6:blue:-,B7:blue:-,");
+	side_units(db, green, "green", "G1:green:-,");
+	ord_store_stmt_finalize_all(db);
+	sqlite3_close(db);
+}
+END_TEST
+
 Suite *ord_test_suite(void);
 Suite *ord_test_suite(void)
 {
@@ -2044,6 +2109,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(files, test_receipt_commit_not_checkpointed_unsynced);
 	tcase_add_test(files, test_checkpoint_gives_up_at_its_limit);
 	tcase_add_test(files, test_units_found_at_once);
+	tcase_add_test(files, test_side_units_now);
 	tcase_add_test(files, test_create_refused_leaves_nothing);
 	tcase_add_test(files, test_open_refuses);
 	tcase_add_test(files, test_open_keeps_the_locks_of_the_process);
