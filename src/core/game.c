@@ -825,6 +825,11 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 		err = ord_error_set(ORD_EBADDATA, "%s", sc.deadline_problem);
 		goto out;
 	}
+	/* names a player tells apart (threat model, attack 41): refused here,
+	 * where the game is made, not at every load of its scenario, so that
+	 * a game made before, and its bundles, are read as they are */
+	if ((err = ord_scenario_names_apart(&sc, scenario_path)) != 0)
+		goto out;
 	rsname = opts && opts->ruleset ? opts->ruleset : sc.ruleset;
 	if (strcmp(rsname, sc.ruleset)) {
 		err = ord_error_set(ORD_EBADDATA, "%s: the scenario is for ruleset '%s', not '%s'",

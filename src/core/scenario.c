@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "core/argcheck.h"
+#include "core/lookalike.h"
 #include "core/scenario.h"
 #include "xml/xmlsafe.h"
 
@@ -1109,6 +1110,140 @@ static int check_semantics(struct ord_scenario *sc, const char *name)
 	free(sides);
 	free(first);
 	ord_buf_release(&list);
+	return problems_finish(&p);
+}
+
+/* ---- names a player tells apart (threat model, attack 41) ---------- */
+
+#define SHOWN_MAX 60 /* characters of a name quoted in a message */
+
+/* A name to compare: what it is, whose, where. */
+struct alike {
+	char *key;          /* ord_name_skeleton of the text */
+	const char *text;   /* as the scenario writes it */
+	const char *owner;  /* the side's or unit's id */
+	int unit;           /* a unit's (else a side's) */
+	int id;             /* its id (else its name) */
+	unsigned line, col; /* where it is written */
+	size_t seq;         /* its place in the list, for a stable order */
+};
+
+static int alike_cmp(const void *a, const void *b)
+{
+	const struct alike *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	if (x->unit != y->unit)
+		return x->unit - y->unit;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void alike_what(struct ord_buf *b, const struct alike *a)
+{
+	ord_buf_addf(b, "the %s of %s '%s'", a->id ? "id" : "name", a->unit ? "unit" : "side",
+		     a->owner);
+	if (!a->id) {
+		ord_buf_adds(b, " (");
+		ord_buf_add_quoted(b, a->text, SHOWN_MAX);
+		ord_buf_addch(b, ')');
+	}
+}
+
+/* A name holding a character a reader does not see, or a blank at an end. */
+static void name_shown_plain(struct problems *p, const char *what, const char *owner,
+			     const char *text, unsigned line, unsigned col)
+{
+	struct ord_buf q = ORD_BUF_INIT;
+	unsigned at;
+	uint32_t cp;
+	size_t n = strlen(text);
+	int k = ord_name_hidden(text, &at, &cp);
+
+	ord_buf_add_quoted(&q, text, SHOWN_MAX);
+	if (k)
+		problem_at(p, line, col,
+			   "%s%s%s%s %s holds %s %s%04X at character %u (expected characters a player sees: "
+			   "a zero-width, bidirectional, control or other unseen character makes a name "
+			   "look like another's, or a report's line read otherwise)",
+			   owner ? what : "", owner ? " '" : "", owner ? owner : "",
+			   owner ? "': its name" : what, q.buf,
+			   k > 0 ? "the unseen character" : "the byte", k > 0 ? "U+" : "0x",
+			   (unsigned)cp, at);
+	else if ((k = (int)ord_utf8_blank_at(text, n, 0)) != 0 ||
+		 (k = -(int)ord_utf8_blank_at(text, n, 1)) != 0) {
+		const unsigned char *b = (const unsigned char *)text + (k > 0 ? 0 : n + (size_t)k);
+		cp = 0;
+		ord_utf8_decode(b, (const unsigned char *)text + n, &cp);
+		problem_at(p, line, col,
+			   "%s%s%s%s %s %s with the blank U+%04X (expected no blank at either end: a "
+			   "name and the same name with a blank after it look alike)",
+			   owner ? what : "", owner ? " '" : "", owner ? owner : "",
+			   owner ? "': its name" : what, q.buf, k > 0 ? "begins" : "ends",
+			   (unsigned)cp);
+	}
+	ord_buf_release(&q);
+}
+
+int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name)
+{
+	struct problems p = { name ? name : "scenario", NULL, 0, 0 };
+	struct alike *a = ord_xcalloc(2 * (sc->nsides + sc->nunits) + 1, sizeof(*a));
+	struct ord_buf key = ORD_BUF_INIT, x = ORD_BUF_INIT, y = ORD_BUF_INIT;
+	size_t i, n = 0, run;
+
+	name_shown_plain(&p, "the title", NULL, sc->title, 0, 0);
+	for (i = 0; i < sc->nsides; i++) {
+		const struct ord_scenario_side *s = &sc->sides[i];
+		name_shown_plain(&p, "side", s->id, s->name, s->line, 0);
+		a[n] = (struct alike){ NULL, s->name, s->id, 0, 0, s->line, 0, n };
+		n++;
+		a[n] = (struct alike){ NULL, s->id, s->id, 0, 1, s->line, 0, n };
+		n++;
+	}
+	for (i = 0; i < sc->nunits; i++) {
+		const struct ord_scenario_unit *u = &sc->units[i];
+		unsigned line, col = ord_scenario_unit_col(u, "name", 1, &line), iline,
+			       icol = ord_scenario_unit_col(u, "id", 1, &iline);
+		name_shown_plain(&p, "unit", u->id, u->name, line, col);
+		a[n] = (struct alike){ NULL, u->name, u->id, 1, 0, line, col, n };
+		n++;
+		a[n] = (struct alike){ NULL, u->id, u->id, 1, 1, iline, icol, n };
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		ord_name_skeleton(&key, a[i].text);
+		a[i].key = ord_strdup(key.buf);
+	}
+	/* in each run of one form, of sides or of units, every name or id of
+	 * another side or unit than the first's looks like the first's */
+	qsort(a, n, sizeof(*a), alike_cmp);
+	for (i = 1, run = 0; i < n; i++) {
+		if (strcmp(a[i].key, a[run].key) || a[i].unit != a[run].unit) {
+			run = i;
+			continue;
+		}
+		if (!strcmp(a[i].owner, a[run].owner))
+			continue;
+		ord_buf_reset(&x);
+		ord_buf_reset(&y);
+		alike_what(&x, &a[i]);
+		alike_what(&y, &a[run]);
+		problem_at(&p, a[i].line, a[i].col,
+			   "%s looks like %s on line %u: a player cannot tell them apart (expected "
+			   "%s that differ in more than case, blanks, unseen characters and letters "
+			   "drawn alike: Greek and Cyrillic ones as Latin, fullwidth forms, 0 and O, "
+			   "1, I and l)",
+			   x.buf, y.buf, a[run].line,
+			   a[i].unit ? "units' names and ids" : "sides' names and ids");
+	}
+	for (i = 0; i < n; i++)
+		free(a[i].key);
+	free(a);
+	ord_buf_release(&key);
+	ord_buf_release(&x);
+	ord_buf_release(&y);
 	return problems_finish(&p);
 }
 

@@ -95,6 +95,18 @@ int ord_scenario_load_tree(struct ord_scenario *out, const char *bytes, size_t l
  * where every player writes).  Call on a scenario ord_scenario_load took.
  */
 int ord_scenario_public(char **bytes, size_t *len, const char *name);
+/*
+ * Names a player tells apart (threat model, attack 41): the title, every
+ * side's and unit's name hold no character a reader does not see
+ * (ord_name_hidden: a zero-width space, a bidirectional override) and no
+ * blank at either end, and no two sides' names or ids, nor two units',
+ * share a form (ord_name_skeleton: "Blue Hussars" and the same with a
+ * Cyrillic 'В', or a no-break space after it; a name that reads as another
+ * unit's id, 'В1' for B1).  Every problem reported as ord_scenario_load
+ * reports them, ORD_EBADDATA.  `orderly new` holds a scenario to it; a
+ * game made before, and its bundles, are read as they are.
+ */
+int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name);
 /* Free every unit's attribute places (pos), once no message needs them:
  * they cost about as much as the units' attributes themselves, which the
  * verifier keeps for a whole audit. */

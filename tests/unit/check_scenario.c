@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/argcheck.h"
+#include "core/lookalike.h"
 #include "core/scenario.h"
 #include "xml/xmlsafe.h"
 #include "../fuzz/scenario_same.h"
@@ -356,6 +357,61 @@ START_TEST(test_name_is_another_id)
 		    "<unit id=\"U2\" name=\"Second\" side=\"b\" kind=\"line_infantry\" figures=\"24\"/>\n"
 		    "<unit id=\"B1\" name=\"u2\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n",
 		    "t.xml:8:21: unit name 'u2' of unit 'B1' is the id of unit 'U2' on line 7 (a sheet's word would name both: a name must differ from every other unit's id, ignoring case)");
+}
+END_TEST
+
+/* Names a player tells apart (attack 41): the load takes them (a game
+ * made before, its bundles), `orderly new` refuses them
+ * (ord_scenario_names_apart). */
+static void names_refused(const char *body, const char *msg)
+{
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, body);
+	ck_assert_int_eq(ord_scenario_names_apart(&sc, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(), msg);
+	ord_scenario_release(&sc);
+}
+
+START_TEST(test_names_apart)
+{
+	struct ord_scenario sc;
+	struct ord_buf b = ORD_BUF_INIT;
+
+	/* every name as the skeleton reads it */
+	ord_name_skeleton(&b, "  Blue\xc2\xa0\xc2\xa0Hussars\xe2\x80\x8b ");
+	ck_assert_str_eq(b.buf, "blue hussars");
+	ord_name_skeleton(&b, "\xd0\x92"
+			      "1"); /* Cyrillic Ve, 1 */
+	ck_assert_str_eq(b.buf, "bl");
+	ord_name_skeleton(&b, "II/1er L\xc3\xa9ger"); /* é composed */
+	ck_assert_str_eq(b.buf, "ll/ler l\xc3\xa9ger");
+	ord_name_skeleton(&b, "II/1er Le\xcc\x81ger"); /* e and its mark */
+	ck_assert_str_eq(b.buf, "ll/ler l\xc3\xa9ger");
+	ord_name_skeleton(&b, "\xef\xbc\xa2"
+			      "0"); /* fullwidth B, zero */
+	ck_assert_str_eq(b.buf, "bo");
+	/* shown: an unseen character escaped, a line kept, the rest as is */
+	ord_buf_reset(&b);
+	ord_buf_add_name_shown(&b, "R3 \xe2\x80\xae"
+				   "deR\nmap \xc2\xad\xc2\xa0x");
+	ck_assert_str_eq(b.buf, "R3 \\u202edeR\nmap \\u00ad\xc2\xa0x");
+	ord_buf_release(&b);
+
+	load_body_ok(&sc, HEAD UNIT
+		     "<unit id=\"U2\" name=\"Blue Hussars\" side=\"b\" kind=\"line_infantry\" figures=\"24\"/>\n");
+	ck_assert_int_eq(ord_scenario_names_apart(&sc, "t.xml"), 0);
+	ord_scenario_release(&sc);
+	names_refused(HEAD UNIT
+		      "<unit id=\"U2\" name=\"Blue Hussars\" side=\"b\" kind=\"line_infantry\" figures=\"24\"/>\n"
+		      "<unit id=\"U3\" name=\"BLUE \xd0\x9dUSSARS\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n",
+		      "t.xml:8:21: the name of unit 'U3' ('BLUE \xd0\x9dUSSARS') looks like the name of unit 'U2' ('Blue Hussars') on line 7: a player cannot tell them apart (expected units' names and ids that differ in more than case, blanks, unseen characters and letters drawn alike: Greek and Cyrillic ones as Latin, fullwidth forms, 0 and O, 1, I and l)");
+	names_refused("<title>T</title>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"\xe2\x80\x8f"
+		      "B\"/>\n" UNIT,
+		      "t.xml:5: side 'b': its name '\\u200fB' holds the unseen character U+200F at character 1 (expected characters a player sees: a zero-width, bidirectional, control or other unseen character makes a name look like another's, or a report's line read otherwise)");
+	names_refused(HEAD
+		      "<unit id=\"U1\" name=\"\xe3\x80\x80U\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n",
+		      "t.xml:6:21: unit 'U1': its name '\xe3\x80\x80U' begins with the blank U+3000 (expected no blank at either end: a name and the same name with a blank after it look alike)");
 }
 END_TEST
 
@@ -1152,6 +1208,7 @@ Suite *ord_test_suite(void)
 	suite_add_tcase(s, load);
 
 	tcase_add_test(errors, test_wrong_root);
+	tcase_add_test(errors, test_names_apart);
 	tcase_add_test(errors, test_missing_title);
 	tcase_add_test(errors, test_sides_and_units_needed);
 	tcase_add_test(errors, test_sides_at_most);

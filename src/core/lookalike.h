@@ -1,0 +1,35 @@
+/*
+ * lookalike.h - names a player tells apart (threat model, attack 41): what
+ * `orderly new` refuses in a scenario's title and its sides' and units'
+ * names, and how a report shows a name a game made before holds.
+ */
+#ifndef ORD_LOOKALIKE_H
+#define ORD_LOOKALIKE_H
+
+#include <stdint.h>
+
+#include "orderly.h"
+
+/* 1 when c is a character a name may not hold: a control, or one a reader
+ * does not see or that reorders what he sees (the bidirectional controls,
+ * the zero-width and other invisible format characters, the soft hyphen,
+ * the fillers; lookalike.c lists them).  More than ord_text_unshowable's
+ * set, which an event's text is held to and replayed with. */
+int ord_name_char_hidden(uint32_t c);
+/* Does name s hold such a character?  0 if not; else 1 (-1 for a byte that
+ * is no UTF-8) with its 1-based column in characters and its code point
+ * (or the byte). */
+int ord_name_hidden(const char *s, unsigned *col, uint32_t *cp);
+/* The form of s that two names a reader cannot tell apart share: composed
+ * (ord_ctx_compose_name), the unseen characters and variation selectors
+ * dropped, every blank one space and none at the ends, the Greek and
+ * Cyrillic letters drawn as Latin ones and the fullwidth forms as the
+ * Latin letters and digits, 'I', '1' and '|' as 'l', '0' as 'o', in lower
+ * case. */
+void ord_name_skeleton(struct ord_buf *out, const char *s);
+/* Append s as ord_buf_add_shown does, but every character
+ * ord_name_char_hidden names escaped (\u200b, \x85), and a newline kept:
+ * a unit's lines of a report, its name in them. */
+void ord_buf_add_name_shown(struct ord_buf *b, const char *s);
+
+#endif

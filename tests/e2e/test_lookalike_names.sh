@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# test_lookalike_names.sh - names a player tells apart (threat model,
+# attack 41): `orderly new` refuses a scenario whose title, side or unit
+# names hold a character a reader does not see (a zero-width space, a
+# bidirectional override) or a blank at an end, or whose sides or units
+# have names or ids that look alike (a Cyrillic letter for a Latin one,
+# '1' for 'l'), every problem named, exit 65, no game made.
+set -euo pipefail
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+cd "$TMP"
+G=new.orderly
+S=$FIX/scenario.xml
+
+# refused SCENARIO EXPECTED...: `orderly new` exits 65, says every EXPECTED
+# text and leaves no game file behind
+refused() {
+	local scenario=$1 want
+	shift
+	expect_exit 65 ord new "$G" --scenario "$scenario"
+	for want in "$@"; do
+		expect_in "$ERR" "$want"
+	done
+	expect_not_in "$OUT" "created"
+	expect_no_game "$G"
+}
+
+# the fixture as it is is a game
+expect_exit 0 ord new plain.orderly --scenario "$S"
+
+# red's riflemen named as blue's hussars are, with a no-break space after
+# (a blank at the end, and the same name to a reader)
+sed 's/name="Red Rifles"/name="Blue Hussars\&#xA0;"/' "$S" >nbsp.xml
+refused nbsp.xml \
+	"nbsp.xml:13:23: unit 'R2': its name 'Blue Hussars"$'\u00a0'"' ends with the blank U+00A0 (expected no blank at either end" \
+	"nbsp.xml:13:23: the name of unit 'R2' ('Blue Hussars"$'\u00a0'"') looks like the name of unit 'B3' ('Blue Hussars') on line 11: a player cannot tell them apart"
+
+# a zero-width space after it: the character named, escaped, at its place
+sed 's/name="1st Red Foot"/name="1st Blue Foot\&#x200B;"/' "$S" >zwsp.xml
+refused zwsp.xml \
+	"zwsp.xml:12:23: unit 'R1': its name '1st Blue Foot\u200b' holds the unseen character U+200B at character 14 (expected characters a player sees" \
+	"zwsp.xml:12:23: the name of unit 'R1' ('1st Blue Foot\u200b') looks like the name of unit 'B1' ('1st Blue Foot') on line 9"
+
+# a Cyrillic 'Н' for the Latin 'H', all else alike
+sed 's/name="Red Cuirassiers"/name="Blue \&#x41D;ussars"/' "$S" >cyrillic.xml
+refused cyrillic.xml \
+	"cyrillic.xml:14:23: the name of unit 'R3' ('Blue Нussars') looks like the name of unit 'B3' ('Blue Hussars') on line 11: a player cannot tell them apart (expected units' names and ids that differ in more than case, blanks, unseen characters and letters drawn alike: Greek and Cyrillic ones as Latin, fullwidth forms, 0 and O, 1, I and l)"
+
+# a name that reads as another unit's id: a Cyrillic 'В' before the 1
+sed 's/name="Red Cuirassiers"/name="\&#x412;1"/' "$S" >as-id.xml
+refused as-id.xml \
+	"as-id.xml:14:23: the name of unit 'R3' ('В1') looks like the id of unit 'B1' on line 9"
+
+# two ids a font draws alike, B1 and Bl
+sed 's/id="R3"/id="Bl"/' "$S" >ids.xml
+refused ids.xml "ids.xml:14:13: the id of unit 'Bl' looks like the id of unit 'B1' on line 9"
+
+# a side named with a bidirectional override, and a side named as the
+# other side's id
+sed 's/name="Red Army"/name="\&#x202E;ymrA deR"/' "$S" >rlo.xml
+refused rlo.xml "rlo.xml:8: side 'red': its name '\u202eymrA deR' holds the unseen character U+202E at character 1"
+sed 's/name="Red Army"/name="Blue"/' "$S" >side-as-id.xml
+refused side-as-id.xml \
+	"side-as-id.xml:8: the name of side 'red' ('Blue') looks like the id of side 'blue' on line 7: a player cannot tell them apart (expected sides' names and ids"
+
+# the title too
+sed 's|<title>Crossroads (NMR hold)</title>|<title>Crossroads\&#x2066; (NMR hold)</title>|' "$S" >title.xml
+refused title.xml "title.xml: the title 'Crossroads\u2066 (NMR hold)' holds the unseen character U+2066 at character 11"
+
+note "ok"
