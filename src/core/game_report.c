@@ -16,6 +16,7 @@
 
 #include "core/fog.h"
 #include "core/game.h"
+#include "core/lookalike.h"
 #include "core/report.h"
 #include "core/scenario.h"
 
@@ -167,8 +168,15 @@ static void put_unit(const struct ord_report_src *src, const struct out *o,
 		ord_buf_add_xml(o->xml, d.buf);
 		ord_buf_adds(o->xml, "</unit>\n");
 	}
-	if (o->text)
-		ord_buf_addf(o->text, "  %s\n", d.buf);
+	/* the unit's name as the scenario writes it, but for a character a
+	 * reader does not see, escaped: a game made before `new` refused
+	 * them, or a bundle of a referee's own build, may hold a bidirectional
+	 * override that would make the line read otherwise (attack 41) */
+	if (o->text) {
+		ord_buf_adds(o->text, "  ");
+		ord_buf_add_name_shown(o->text, d.buf);
+		ord_buf_addch(o->text, '\n');
+	}
 	ord_buf_release(&d);
 }
 
@@ -497,9 +505,13 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 		ord_buf_adds(xml, ">\n");
 	}
 	if (text) {
-		ord_buf_addf(text, say(lang, "%s: turn %d (%s), report for %s\n"), src->title,
-			     src->turn, say(lang, ord_turn_state_name(src->state)),
+		struct ord_buf title = ORD_BUF_INIT;
+		ord_buf_add_name_shown(&title, src->title); /* as a unit's name (attack 41) */
+		ord_buf_addf(text, say(lang, "%s: turn %d (%s), report for %s\n"),
+			     title.buf ? title.buf : "", src->turn,
+			     say(lang, ord_turn_state_name(src->state)),
 			     side ? side : say(lang, "the referee"));
+		ord_buf_release(&title);
 		if (side && !revealed)
 			ord_buf_adds(text, say(lang, "the other sides' sheets stay secret until the "
 						     "exchange\n"));

@@ -104,7 +104,8 @@ int ord_scenario_public(char **bytes, size_t *len, const char *name);
  * Cyrillic 'В', or a no-break space after it; a name that reads as another
  * unit's id, 'В1' for B1).  Every problem reported as ord_scenario_load
  * reports them, ORD_EBADDATA.  `orderly new` holds a scenario to it; a
- * game made before, and its bundles, are read as they are.
+ * game made before, and its bundles, are read as they are (a report shows
+ * such a name escaped, ord_buf_add_name_shown).
  */
 int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name);
 /* Free every unit's attribute places (pos), once no message needs them:

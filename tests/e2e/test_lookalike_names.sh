@@ -4,7 +4,9 @@
 # names hold a character a reader does not see (a zero-width space, a
 # bidirectional override) or a blank at an end, or whose sides or units
 # have names or ids that look alike (a Cyrillic letter for a Latin one,
-# '1' for 'l'), every problem named, exit 65, no game made.
+# '1' for 'l'), every problem named, exit 65, no game made; and a game made
+# before, which may hold such names, reads as it did, its reports showing
+# an unseen character escaped (\u202e), never acting on the terminal.
 set -euo pipefail
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -68,4 +70,27 @@ refused side-as-id.xml \
 sed 's|<title>Crossroads (NMR hold)</title>|<title>Crossroads\&#x2066; (NMR hold)</title>|' "$S" >title.xml
 refused title.xml "title.xml: the title 'Crossroads\u2066 (NMR hold)' holds the unseen character U+2066 at character 11"
 
+# ---------------------------------------------------- a game made before
+# tests/fixtures/e2e/old-lookalike.sql: made by an orderly before `new`
+# refused them, its title holding a zero-width space, red's cuirassiers
+# named with a right-to-left override (a terminal shows the rest of their
+# line backwards), red's riflemen as blue's hussars with a no-break space
+# after; turn 1 exchanged.  It is read as it is: its audit is clean, and
+# its reports show the unseen characters escaped.
+need_sqlite3
+sql old.game ".read $FIX/old-lookalike.sql" >/dev/null
+expect_exit 0 ord audit old.game
+expect_in "$OUT" "clean"
+expect_exit 0 ord report old.game --side red --turn 1
+expect_line "$OUT" '^Crossroads\\u200b \(old\): turn 1 \(exchanged\), report for red$'
+expect_line "$OUT" "^  R3 \\\\u202esreissariuC deR \\(red, heavy_cavalry\\): 8 figures"
+expect_in "$OUT" "  R2 Blue Hussars"$'\u00a0'" (red, skirmishers)"
+expect_not_in "$OUT" $'\u202e'
+expect_not_in "$OUT" $'\u200b'
+# the player's own report of the bundle, on his machine, alike
+expect_exit 0 ord export old.game --turn 1
+printf '%s\n' "$OUT" >old-turn-1.xml
+expect_exit 0 ord verify old-turn-1.xml --report red
+expect_line "$OUT" "^  R3 \\\\u202esreissariuC deR \\(red, heavy_cavalry\\): 8 figures"
+expect_not_in "$OUT" $'\u202e'
 note "ok"
