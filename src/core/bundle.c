@@ -1436,8 +1436,12 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 		if (h->turn != r->turn || strcmp(h->at, "exchange"))
 			continue;
 		ord_hex(hex, h->hash, 32);
+		/* whole: a referee who handed out two histories chooses both,
+		 * and two that share 16 digits (64 bits) take him about 2^32
+		 * hashes, a birthday search over a free field of each (attack
+		 * 42); all 64 take 2^128 */
 		ord_buf_addf(out,
-			     "compare the head of turn %d's exchange with the other players' (entry %lld, hash %.16s...): another hash means another history was shown to you\n",
+			     "compare the head of turn %d's exchange with the other players' (entry %lld, hash %s), every digit (or the head files, with diff): another hash means another history was shown to you\n",
 			     r->turn, (long long)h->seq, hex);
 		break;
 	}

@@ -196,6 +196,10 @@ has "$OUT" "no --head: nothing ties this history to what the referee signed befo
 has "$OUT" "no --receipt: your sheet was not checked"
 has "$OUT" "no --scenario or --tables: the game's own scenario and tables were not held against the files you were given"
 has "$OUT" "compare the head of turn 1's exchange with the other players'"
+# the exchange head's hash whole, every digit to compare: the referee
+# chooses both histories he hands out, and two that share the 16 digits
+# verify gave take him a birthday search of about 2^32 hashes (attack 42)
+has "$OUT" "(entry $(sed -n 's/^entry: //p' exchange.head), hash $(sed -n 's/^hash: //p' exchange.head)), every digit (or the head files, with diff): another hash means another history was shown to you"
 # the order of the events chooses no dice in a game made now (its rolls
 # are keyed by what their events name: test_dice_by_events)
 [[ "$OUT" != *"the order of the referee's events"* ]] || fail "verify says the order of the events of a game made now was not checked"
