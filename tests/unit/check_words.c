@@ -131,6 +131,49 @@ START_TEST(addf_about_its_room)
 }
 END_TEST
 
+/* ord_buf_addf writes its simple formats (%s %d %u %ld %lu %zu %%) itself:
+ * the same bytes as snprintf, and every other format through it */
+static void addf_as(struct ord_buf *b, const char *want)
+{
+	ck_assert_str_eq(b->buf, want);
+	ck_assert_uint_eq(b->len, strlen(want));
+	ord_buf_reset(b);
+}
+
+START_TEST(addf_simple_as_printf)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	char want[200];
+	const char *none = NULL;
+
+	ord_buf_addf(&b, "%d %d %d %u", 0, INT_MIN, INT_MAX, UINT_MAX);
+	snprintf(want, sizeof(want), "%d %d %d %u", 0, INT_MIN, INT_MAX, UINT_MAX);
+	addf_as(&b, want);
+	ord_buf_addf(&b, "%ld|%ld|%lu|%zu|%zu", LONG_MIN, LONG_MAX, ULONG_MAX, SIZE_MAX, (size_t)7);
+	snprintf(want, sizeof(want), "%ld|%ld|%lu|%zu|%zu", LONG_MIN, LONG_MAX, ULONG_MAX, SIZE_MAX,
+		 (size_t)7);
+	addf_as(&b, want);
+	ord_buf_addf(&b, "100%% of %s: %s (%d%%)", "A1", "rout", -3);
+	addf_as(&b, "100% of A1: rout (-3%)");
+	ord_buf_addf(&b, "[%s]", none);
+	snprintf(want, sizeof(want), "[%s]", none);
+	addf_as(&b, want);
+	/* more conversions than it keeps, and those it leaves to snprintf */
+	ord_buf_addf(&b, "%s%s%s%s%s%s%s%s%s", "1", "2", "3", "4", "5", "6", "7", "8", "9");
+	addf_as(&b, "123456789");
+	ord_buf_addf(&b, "%.2s|%3d|%x|%g|%c|%-4s|%lld|", "abc", 5, 255, 0.5, 'q', "ab", -1LL);
+	snprintf(want, sizeof(want), "%.2s|%3d|%x|%g|%c|%-4s|%lld|", "abc", 5, 255, 0.5, 'q', "ab",
+		 -1LL);
+	ck_assert_str_eq(b.buf, want);
+	ord_buf_reset(&b);
+	/* a string of the buffer itself */
+	ord_buf_adds(&b, "abc");
+	ord_buf_addf(&b, "-%s-%d", b.buf, 1);
+	addf_as(&b, "abc-abc-1");
+	ord_buf_release(&b);
+}
+END_TEST
+
 START_TEST(hint_nearest_word)
 {
 	struct ord_buf b = ORD_BUF_INIT;
@@ -307,6 +350,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, join_and_add);
 	tcase_add_test(t, fmt_long_as_printf);
 	tcase_add_test(t, addf_about_its_room);
+	tcase_add_test(t, addf_simple_as_printf);
 	tcase_add_test(t, hint_nearest_word);
 	tcase_add_test(t, words_by_key);
 	tcase_add_test(t, hint_among_forms);
