@@ -416,26 +416,39 @@ static int flag_set(const struct ord_kv *flags, const char *name)
 	return flags && ord_parse_bool(ord_kv_get(flags, name)) == 1;
 }
 
+/* Is every word of the list s a flag set (want 1), or none (want 0)?  The
+ * words read where they are, not split into copies: a morale test asks
+ * it of each of its table's rows (two allocations a row and a word). */
+static int words_set(const char *s, const struct ord_kv *flags, int want)
+{
+	const char *w;
+	size_t len;
+
+	while ((w = ord_words_next(&s, &len)) != NULL) {
+		char name[128], *p = len < sizeof(name) ? name : ord_xmalloc(len + 1);
+		int set;
+
+		memcpy(p, w, len);
+		p[len] = '\0';
+		set = flag_set(flags, p);
+		if (p != name)
+			free(p);
+		if (set != want)
+			return 0;
+	}
+	return 1;
+}
+
 /* Every name of `when` set and none of `unless`. */
 static int conditions_hold(const struct ord_row *row, const struct ord_kv *flags)
 {
-	struct name_list l = { NULL, 0 };
 	const char *s;
-	size_t i;
 	int ok = 1;
 
-	if (row->mode != ORD_MOD_PER && (s = ord_row_attr(row, "when")) != NULL) {
-		ord_tbl_names_split(&l, s);
-		for (i = 0; ok && i < l.n; i++)
-			ok = flag_set(flags, l.v[i]);
-		ord_tbl_names_free(&l);
-	}
-	if (ok && (s = ord_row_attr(row, "unless")) != NULL) {
-		ord_tbl_names_split(&l, s);
-		for (i = 0; ok && i < l.n; i++)
-			ok = !flag_set(flags, l.v[i]);
-		ord_tbl_names_free(&l);
-	}
+	if (row->mode != ORD_MOD_PER && (s = ord_row_attr(row, "when")) != NULL)
+		ok = words_set(s, flags, 1);
+	if (ok && (s = ord_row_attr(row, "unless")) != NULL)
+		ok = words_set(s, flags, 0);
 	return ok;
 }
 
