@@ -46,6 +46,12 @@ int bat_is_arm(struct ord_ctx *ctx, const struct ord_unit *u, const char *arm);
 const char *bat_formation(struct ord_ctx *ctx, const struct ord_unit *u);
 /* The formation as the fire and movement charts know it (D11). */
 const char *bat_chart_formation(struct ord_ctx *ctx, const struct ord_unit *u);
+/* The label formation of a kind's row of the table kinds ("" for no such
+ * kind), and the chart's formation of a unit whose kind has that label
+ * and whose formation is formation: bat_chart_formation in two steps, the
+ * first of which a sheet's check asks once for each kind. */
+const char *bat_kind_formation(struct ord_ctx *ctx, const char *kind);
+const char *bat_chart_formation_as(const char *label, const char *formation);
 int bat_enfiladed(struct ord_ctx *ctx, const struct ord_unit *u);
 /* The order its fire counts as (table formations, fires_as): skirmish for
  * skirmish and miscellaneous order. */

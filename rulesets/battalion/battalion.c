@@ -650,10 +650,18 @@ const char *bat_formation(struct ord_ctx *ctx, const struct ord_unit *u)
  * order, D27; a gun, limbered or not, as a line, D11), else the unit's. */
 static const char *chart_formation(const struct bat_rules *r, const char *kind, const char *formation)
 {
-	const char *k = kind_label(r, kind, "formation");
+	return bat_chart_formation_as(kind_label(r, kind, "formation"), formation);
+}
 
-	if (*k && strcmp(k, "*"))
-		return k;
+const char *bat_kind_formation(struct ord_ctx *ctx, const char *kind)
+{
+	return kind_label(bat_r(ctx), kind, "formation");
+}
+
+const char *bat_chart_formation_as(const char *label, const char *formation)
+{
+	if (*label && strcmp(label, "*"))
+		return label;
 	return strstr(formation, "limbered") ? "line" : formation;
 }
 

@@ -33,12 +33,19 @@ struct sheet_rules {
 	long move_fraction_parts;
 	long unlimber_turns, unlimber_turns_horse;
 	double forward_within;
-	/* the codes kinds may take (order_codes), the first 32 pairs found
-	 * (code_allowed_seen) */
-	struct code_seen {
-		char *code, *kind;
-	} codes_ok[32];
-	size_t ncodes_ok;
+	/* what the sheet's orders ask of a unit's kind, the first 16 kinds
+	 * (kind_seen): the same few kinds come back on every order, and each
+	 * answer is the tables' alone */
+	struct kind_seen {
+		char *kind;             /* the unit's kind attribute (bat_kind) */
+		size_t len;             /* strlen(kind) */
+		const char *arm;        /* bat_arm's */
+		int artillery, cavalry; /* the arm is "artillery", "cavalry" */
+		const char *formation;  /* bat_kind_formation's */
+		int horse_artillery;    /* bat_is_horse_artillery's */
+		unsigned codes_ok;      /* bit i: order_codes lets it take code_names[i] */
+	} kinds[16];
+	size_t nkinds;
 	/* what the movement chart says of a charge of a kind in a formation,
 	 * the first 32 asked (charge_refusal) */
 	struct charge_seen {
@@ -71,10 +78,8 @@ static void sheet_rules_release(struct sheet_rules *sr)
 {
 	size_t i;
 
-	for (i = 0; i < sr->ncodes_ok; i++) {
-		free(sr->codes_ok[i].code);
-		free(sr->codes_ok[i].kind);
-	}
+	for (i = 0; i < sr->nkinds; i++)
+		free(sr->kinds[i].kind);
 	for (i = 0; i < sr->ncharges; i++) {
 		free(sr->charges[i].kind);
 		free(sr->charges[i].formation);
@@ -147,23 +152,160 @@ static int code_allowed(struct ord_ctx *ctx, const char *code, const char *k, st
 	return 0;
 }
 
-/* code_allowed, a code a kind may take answered once for the sheet: the
- * same few pairs come back on every order (who as code_allowed leaves it
- * when it answers 1: untouched). */
-static int code_allowed_seen(struct ord_ctx *ctx, struct sheet_rules *sr, const char *code,
-			     const char *k, struct ord_buf *who)
+/* The codes of the hieroglyphs (orders/hieroglyph) in the order of a
+ * kind_seen's mask; CODE_C and the rest are their indexes. */
+static const char *const code_names[] = {
+	"FLn", "FCol", "FSk", "FSq", "C", "Fb", "Fs", "Fg", "UL", "L",
+};
+enum {
+	CODE_FLN,
+	CODE_FCOL,
+	CODE_FSK,
+	CODE_FSQ,
+	CODE_C,
+	CODE_FB,
+	CODE_FS,
+	CODE_FG,
+	CODE_UL,
+	CODE_L
+};
+#define CODE_IS_FORM(c) ((c) >= CODE_FLN && (c) <= CODE_FSQ)
+#define CODE_IS_FIRE(c) ((c) >= CODE_FB && (c) <= CODE_FG)
+
+/* The index in code_names of a code as the notation spells it, or -1:
+ * strcmp's answer (the codes are compared as written, as
+ * bat_form_code_formation and bat_fire_code_shot compare them), by its
+ * first letters rather than ten calls. */
+static int code_index(const char *v)
+{
+	int c = -1;
+
+	switch (v[0]) {
+	case 'C': c = CODE_C; break;
+	case 'L': c = CODE_L; break;
+	case 'U': c = v[1] == 'L' ? CODE_UL : -1; break;
+	case 'F':
+		switch (v[1]) {
+		case 'L': c = CODE_FLN; break;
+		case 'C': c = CODE_FCOL; break;
+		case 'S': c = v[2] == 'k' ? CODE_FSK : v[2] == 'q' ? CODE_FSQ : -1; break;
+		case 'b': c = CODE_FB; break;
+		case 's': c = CODE_FS; break;
+		case 'g': c = CODE_FG; break;
+		default: break;
+		}
+		break;
+	default: break;
+	}
+	return c >= 0 && !strcmp(v, code_names[c]) ? c : -1;
+}
+
+/* What the sheet's check reads of one order, in one pass over its tokens:
+ * the first token of each kind and of each code it asks of, as
+ * ord_order_find, ord_order_code, bat_order_form and bat_order_fire give
+ * them (2,500 orders walked their tokens a dozen times). */
+struct order_seen {
+	const struct ord_token *dir, *frac, *target; /* the first of the kind, or NULL */
+	const struct ord_token *charge, *ul, *l;     /* the first C, UL, L */
+	const struct ord_token *form, *fire;         /* the first formation change, kind of shot */
+	int nfire;                                   /* the kinds of shot ordered */
+};
+
+static void order_seen(struct order_seen *os, const struct ord_order *o)
 {
 	size_t i;
 
-	for (i = 0; i < sr->ncodes_ok; i++)
-		if (!strcmp(sr->codes_ok[i].code, code) && !strcmp(sr->codes_ok[i].kind, k))
-			return 1;
-	if (!code_allowed(ctx, code, k, who))
-		return 0;
-	if (sr->ncodes_ok < ORD_ARRAY_SIZE(sr->codes_ok)) {
-		sr->codes_ok[sr->ncodes_ok].code = ord_strdup(code);
-		sr->codes_ok[sr->ncodes_ok++].kind = ord_strdup(k);
+	memset(os, 0, sizeof(*os));
+	for (i = 0; i < o->ntok; i++) {
+		const struct ord_token *t = &o->tok[i];
+		int c;
+
+		switch (t->kind) {
+		case ORD_TOK_DIR:
+			if (!os->dir)
+				os->dir = t;
+			break;
+		case ORD_TOK_FRAC:
+			if (!os->frac)
+				os->frac = t;
+			break;
+		case ORD_TOK_TARGET:
+			if (!os->target)
+				os->target = t;
+			break;
+		case ORD_TOK_CODE:
+			c = code_index(t->value);
+			if (c == CODE_C && !os->charge)
+				os->charge = t;
+			else if (c == CODE_UL && !os->ul)
+				os->ul = t;
+			else if (c == CODE_L && !os->l)
+				os->l = t;
+			else if (CODE_IS_FORM(c) && !os->form)
+				os->form = t;
+			if (CODE_IS_FIRE(c)) {
+				if (!os->fire)
+					os->fire = t;
+				os->nfire++;
+			}
+			break;
+		default: break;
+		}
 	}
+}
+
+/* The sheet's answers for a unit's kind (kind_seen), found the first time
+ * a unit of it is ordered; NULL past the first 16 kinds, whose orders ask
+ * the rules each time. */
+static struct kind_seen *kind_seen(struct ord_ctx *ctx, struct sheet_rules *sr,
+				   const struct ord_unit *u, const char *k)
+{
+	struct kind_seen *ks;
+	size_t i, len = strlen(k);
+
+	/* by length and first letter before the bytes: a few kinds, each of
+	 * its own length nearly */
+	for (i = 0; i < sr->nkinds; i++)
+		if (sr->kinds[i].len == len && sr->kinds[i].kind[0] == k[0] &&
+		    !memcmp(sr->kinds[i].kind, k, len))
+			return &sr->kinds[i];
+	if (sr->nkinds == ORD_ARRAY_SIZE(sr->kinds))
+		return NULL;
+	ks = &sr->kinds[sr->nkinds++];
+	ks->kind = ord_strdup(k);
+	ks->len = len;
+	ks->arm = bat_arm(ctx, u);
+	ks->artillery = !strcmp(ks->arm, "artillery");
+	ks->cavalry = !strcmp(ks->arm, "cavalry");
+	ks->formation = bat_kind_formation(ctx, k);
+	ks->horse_artillery = bat_is_horse_artillery(u);
+	ks->codes_ok = 0;
+	return ks;
+}
+
+/* bat_chart_formation, the kind's part of it asked once for the sheet
+ * (ks, NULL: not). */
+static const char *chart_formation_seen(struct ord_ctx *ctx, const struct kind_seen *ks,
+					const struct ord_unit *u)
+{
+	if (!ks)
+		return bat_chart_formation(ctx, u);
+	return bat_chart_formation_as(ks->formation, bat_formation(ctx, u));
+}
+
+/* code_allowed, a code a kind may take answered once for the sheet: the
+ * same few pairs come back on every order (who as code_allowed leaves it
+ * when it answers 1: untouched).  code: the code's index in code_names,
+ * or -1. */
+static int code_allowed_seen(struct ord_ctx *ctx, struct kind_seen *ks, int code, const char *value,
+			     const char *k, struct ord_buf *who)
+{
+	if (ks && code >= 0 && (ks->codes_ok & (1u << code)))
+		return 1;
+	if (!code_allowed(ctx, value, k, who))
+		return 0;
+	if (ks && code >= 0)
+		ks->codes_ok |= 1u << code;
 	return 1;
 }
 
@@ -176,9 +318,9 @@ static int code_allowed_seen(struct ord_ctx *ctx, struct sheet_rules *sr, const 
  * sheet's check asked already (bat_dressing asks it again). */
 static void retreat_or_dress(struct ord_ctx *ctx, const struct sheet_rules *sr,
 			     const struct ord_unit *u, int routed, const struct ord_order *o,
-			     struct ord_diag *diag)
+			     const struct order_seen *os, struct ord_diag *diag)
 {
-	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR), *charge = ord_order_code(o, "C");
+	const struct ord_token *dir = os->dir, *charge = os->charge;
 	const struct ord_token *at;
 
 	if (!sr->retreat_orders_checked)
@@ -204,14 +346,14 @@ static void retreat_or_dress(struct ord_ctx *ctx, const struct sheet_rules *sr,
  * count it (the fire modifier firer_changed_formation, read off the sheet,
  * D16), so a slip of the pen is refused.  The cost is the tables'. */
 static void same_formation(struct ord_ctx *ctx, const struct sheet_rules *sr,
-			   const struct ord_unit *u, const struct ord_order *o,
-			   const struct ord_token *t, struct ord_diag *diag)
+			   const struct kind_seen *ks, const struct ord_unit *u,
+			   const struct ord_order *o, const struct ord_token *t, struct ord_diag *diag)
 {
 	const struct ord_table *mods;
 	const char *want = bat_form_code_formation(t->value), *cost = NULL;
 	const struct ord_row *row;
 
-	if (!sr->same_formation_checked || strcmp(want, bat_chart_formation(ctx, u)))
+	if (!sr->same_formation_checked || strcmp(want, chart_formation_seen(ctx, ks, u)))
 		return; /* no check in a game made before it (table checks) */
 	mods = ord_tables_get(bat_r(ctx)->tables, "fire_modifiers");
 	if (mods && !ord_table_find1(&row, mods, "when", "firer_changed_formation"))
@@ -254,9 +396,9 @@ static long unlimber_takes_turn(struct ord_ctx *ctx, const struct sheet_rules *s
 /* D6: a routed unit "moves 3 turns backwards, backs to the enemy": its
  * arrow points back (bat_order_back); a game made before the check (table
  * checks, routed_moves_checked) refused only an arrow forward. */
-static int routed_arrow_refused(const struct sheet_rules *sr, const struct ord_order *o)
+static int routed_arrow_refused(const struct sheet_rules *sr, const struct order_seen *os)
 {
-	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR);
+	const struct ord_token *dir = os->dir;
 
 	if (!sr->routed_moves_checked)
 		return bat_arrow_forward(dir, sr->forward_within);
@@ -289,18 +431,19 @@ static int routed_code_refused(struct ord_ctx *ctx, const struct sheet_rules *sr
  * turn); UL or L to the state it has changes nothing; it fires neither
  * limbered nor silenced, nor in the turn it limbers or (a foot gun)
  * unlimbers. */
-static void gun_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, const struct ord_unit *u,
-			 const struct ord_order *o, struct ord_diag *diag, struct ord_buf *rule)
+static void gun_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr,
+			 const struct ord_unit *u, const struct ord_order *o,
+			 const struct order_seen *os, struct ord_diag *diag, struct ord_buf *rule)
 {
-	const struct ord_token *dir = ord_order_find(o, ORD_TOK_DIR);
-	const struct ord_token *ul = ord_order_code(o, "UL"), *l = ord_order_code(o, "L");
-	const struct ord_token *fire = bat_order_fire(o);
+	const struct ord_token *dir = os->dir;
+	const struct ord_token *ul = os->ul, *l = os->l;
+	const struct ord_token *fire = os->fire;
 	int turn = ord_ctx_turn(ctx), unl = !strcmp(bat_formation(ctx, u), "unlimbered");
 	long ut = unlimber_turns(ctx, sr, u);
 	long since = bat_st(ctx, u, "unlimbered");
 
 	if (!fire)
-		fire = ord_order_find(o, ORD_TOK_TARGET);
+		fire = os->target;
 	if (ul && l)
 		return; /* refused already: one or the other */
 	if (ul && unl)
@@ -346,19 +489,20 @@ static void gun_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, cons
 
 /* "Troops engaged in previous turn melee (still in it) can't fire", and a
  * destroyed unit is no target: a fire order the state makes impossible
- * (table checks, sheet_state_checked); a gun's own by gun_by_state. */
-static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr,
-			  const struct ord_unit *u, const char *arm, const struct ord_order *o,
-			  struct ord_diag *diag, struct ord_buf *rule)
+ * (table checks, sheet_state_checked); a gun's own by gun_by_state.  os:
+ * the order's tokens (order_seen), tu: its target's unit, NULL for none;
+ * artillery: the unit's arm is. */
+static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, const struct ord_unit *u,
+			  int artillery, const struct ord_order *o, const struct order_seen *os,
+			  struct ord_unit *tu, struct ord_diag *diag, struct ord_buf *rule)
 {
-	const struct ord_token *target = ord_order_find(o, ORD_TOK_TARGET);
-	const struct ord_token *fire = bat_order_fire(o) ? bat_order_fire(o) : target;
-	struct ord_unit *tu = target ? ord_ctx_find_unit(ctx, target->value) : NULL;
+	const struct ord_token *target = os->target;
+	const struct ord_token *fire = os->fire ? os->fire : target;
 
 	/* "Artillery ... needs to indicate the type of shot it will be
 	 * using": a target alone was taken, and then every fire of the gun
 	 * refused for want of a shot (table checks, gun_shot_checked) */
-	if (sr->gun_shot_checked && !strcmp(arm, "artillery") && target && !bat_order_fire(o))
+	if (sr->gun_shot_checked && artillery && target && !os->fire)
 		ord_diag_add(diag, o->line, target->col, o->unit,
 			     "needs to indicate the type of shot it will be using",
 			     "gun '%s' names a target but no shot: write Fb, Fs or Fg before it "
@@ -366,8 +510,8 @@ static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr,
 			     u->id);
 	if (!sr->sheet_state_checked)
 		return; /* a game made before the check (table checks) */
-	if (!strcmp(arm, "artillery"))
-		gun_by_state(ctx, sr, u, o, diag, rule);
+	if (artillery)
+		gun_by_state(ctx, sr, u, o, os, diag, rule);
 	if (fire && bat_still_in_melee(ctx, u))
 		ord_diag_add(diag, o->line, fire->col, o->unit, "troops still in melee can't fire",
 			     "unit '%s' is still in the melee with '%s' from turn %ld: it cannot fire",
@@ -420,10 +564,12 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 	interval = sr.charge_interval;
 	for (i = 0; i < sheet->n; i++) {
 		const struct ord_order *o = &sheet->orders[i];
-		struct ord_unit *u = ord_ctx_find_unit(ctx, o->unit);
-		const struct ord_token *dir, *frac, *fire, *target, *charge;
-		const char *arm;
-		int nfire = 0, routed;
+		struct ord_unit *u = ord_ctx_find_unit(ctx, o->unit), *tu;
+		const struct ord_token *dir, *frac, *fire, *target, *charge, *form;
+		struct order_seen os;
+		struct kind_seen *ks;
+		const char *kind;
+		int routed, horse_artillery, artillery, cavalry;
 		size_t ui;
 
 		if (!u) {
@@ -447,9 +593,16 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 				     u->id);
 			continue;
 		}
+		order_seen(&os, o);
+		dir = os.dir;
+		frac = os.frac;
+		target = os.target;
+		charge = os.charge;
+		form = os.form;
+		fire = os.fire;
 		routed = bat_routed(ctx, u);
-		if (routed && (routed_arrow_refused(&sr, o) || routed_code_refused(ctx, &sr, u, o) ||
-			       ord_order_find(o, ORD_TOK_TARGET))) {
+		if (routed && (routed_arrow_refused(&sr, &os) ||
+			       routed_code_refused(ctx, &sr, u, o) || target)) {
 			/* only its retreat may be written: the rules move it */
 			ord_diag_add(diag, o->line, o->col, o->unit,
 				     "rout = unit retreats, backs to enemy; routed units can't fire",
@@ -460,7 +613,7 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 		/* the turn the sheet is for is the context's (the open turn), the
 		 * state the one after the last resolved turn: the same reading as
 		 * the event check's when the referee records the move (check_move) */
-		retreat_or_dress(ctx, &sr, u, routed, o, diag);
+		retreat_or_dress(ctx, &sr, u, routed, o, &os, diag);
 		ui = ord_ctx_unit_index(ctx, u);
 		if (seen[ui]) {
 			ord_diag_add(diag, o->line, o->col, o->unit,
@@ -470,49 +623,59 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			continue;
 		}
 		seen[ui] = o->line;
-		arm = bat_arm(ctx, u); /* asked below up to three times */
+		kind = bat_kind(u);
+		ks = kind_seen(ctx, &sr, u, kind);
+		if (ks) {
+			artillery = ks->artillery;
+			cavalry = ks->cavalry;
+			horse_artillery = ks->horse_artillery;
+		} else {
+			const char *arm = bat_arm(ctx, u);
+
+			artillery = !strcmp(arm, "artillery");
+			cavalry = !strcmp(arm, "cavalry");
+			horse_artillery = bat_is_horse_artillery(u);
+		}
 		for (j = 0; j < o->ntok; j++) {
 			const struct ord_token *t = &o->tok[j];
+			int c;
+
 			if (t->kind != ORD_TOK_CODE)
 				continue;
+			c = code_index(t->value);
 			ord_buf_reset(&who);
-			if (!code_allowed_seen(ctx, &sr, t->value, bat_kind(u), &who))
+			if (!code_allowed_seen(ctx, ks, c, t->value, kind, &who))
 				ord_diag_add(diag, o->line, t->col, o->unit, "order codes",
 					     "code '%s' is not for %s (only for %s)", t->value,
-					     bat_kind(u), who.buf);
-			else if (bat_form_code_formation(t->value) && bat_order_form(o) == t)
-				same_formation(ctx, &sr, u, o, t, diag);
-			if (bat_fire_code_shot(t->value))
-				nfire++;
+					     kind, who.buf);
+			else if (CODE_IS_FORM(c) && form == t)
+				same_formation(ctx, &sr, ks, u, o, t, diag);
 			/* "FLn - means the unit desires to form a line (this
 			 * takes one turn)": one change a turn, the first */
-			if (bat_form_code_formation(t->value) && bat_order_form(o) != t)
+			if (CODE_IS_FORM(c) && form != t)
 				ord_diag_add(diag, o->line, t->col, o->unit,
 					     "one battalion cannot be divided nor receive 2 orders",
 					     "a second formation change '%s' (the first is '%s'): a change takes the turn",
-					     t->value, bat_order_form(o)->value);
+					     t->value, form->value);
 		}
-		if (nfire > 1)
-			ord_diag_add(diag, o->line, bat_order_fire(o)->col, o->unit, "artillery",
-				     "one shot per turn: the sheet orders %d kinds of shot", nfire);
-		if (bat_order_has(o, "UL") && bat_order_has(o, "L"))
-			ord_diag_add(diag, o->line, ord_order_code(o, "L")->col, o->unit, "artillery",
+		if (os.nfire > 1)
+			ord_diag_add(diag, o->line, fire->col, o->unit, "artillery",
+				     "one shot per turn: the sheet orders %d kinds of shot", os.nfire);
+		if (os.ul && os.l)
+			ord_diag_add(diag, o->line, os.l->col, o->unit, "artillery",
 				     "a gun cannot both unlimber (UL) and limber (L) in one turn");
-		dir = ord_order_find(o, ORD_TOK_DIR);
-		if (dir && bat_order_has(o, "UL") && unlimber_takes_turn(ctx, &sr, u) > 0)
-			ord_diag_add(diag, o->line, ord_order_code(o, "UL")->col, o->unit,
+		if (dir && os.ul && unlimber_takes_turn(ctx, &sr, u) > 0)
+			ord_diag_add(diag, o->line, os.ul->col, o->unit,
 				     bat_rule_text(ctx, &rule, UNLIMBER_RULE, "unlimber_turns"),
 				     "%s '%s' takes the turn to unlimber: no move arrow beside UL (only horse artillery moves and unlimbers)",
-				     bat_kind(u), u->id);
-		frac = ord_order_find(o, ORD_TOK_FRAC);
+				     kind, u->id);
 		if (frac && !dir)
 			ord_diag_add(diag, o->line, frac->col, o->unit, "orders",
 				     "a fraction of the move needs a direction arrow");
-		if (dir && bat_order_form(o) && !sr.formation_change_moves)
+		if (dir && form && !sr.formation_change_moves)
 			ord_diag_add(diag, o->line, dir->col, o->unit, "formation_change_moves",
 				     "a unit changing formation (%s) does not move in the turn: no arrow beside it",
-				     bat_order_form(o)->value);
-		charge = ord_order_code(o, "C");
+				     form->value);
 		if (charge) {
 			long last = bat_st(ctx, u, "last_charge");
 			const char *refusal;
@@ -526,9 +689,9 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 					     "unit '%s' charged in turn %ld; its next charge may be in turn %ld",
 					     u->id, last, last + interval);
 			/* a gun's charge is checked by order_codes (horse artillery only) */
-			if (strcmp(arm, "artillery") &&
-			    (refusal = charge_refusal(ctx, &sr, bat_kind(u),
-						      bat_chart_formation(ctx, u))) != NULL)
+			if (!artillery &&
+			    (refusal = charge_refusal(ctx, &sr, kind,
+						      chart_formation_seen(ctx, ks, u))) != NULL)
 				ord_diag_add(diag, o->line, charge->col, o->unit, "movement chart",
 					     "unit '%s' cannot charge: %s", u->id, refusal);
 			ord_error_clear();
@@ -538,22 +701,21 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			 * melee would count the new one (D29): a column charging
 			 * 10" in as skirmish order, fired at with -1/2 (table
 			 * checks, charge_form_checked; a game made before took it) */
-			if (sr.charge_form_checked && bat_order_form(o))
-				ord_diag_add(diag, o->line, bat_order_form(o)->col, o->unit,
+			if (sr.charge_form_checked && form)
+				ord_diag_add(diag, o->line, form->col, o->unit,
 					     "FLn, FCol, FSk, FSq (one turn); C - charge",
 					     "unit '%s' charges (C): it cannot change formation (%s) in the turn it charges (a change takes the turn, and the charge is made in the formation it has)",
-					     u->id, bat_order_form(o)->value);
-			fire = bat_order_fire(o);
+					     u->id, form->value);
 			/* horse artillery may charge, unlimber and fire (C-UL-Fs) */
-			if (fire && !(bat_is_horse_artillery(u) && bat_order_has(o, "UL")))
+			if (fire && !(horse_artillery && os.ul))
 				ord_diag_add(diag, o->line, fire->col, o->unit,
 					     "a charging unit can't fire",
 					     "a charging unit cannot fire (only horse artillery may C-UL-F)");
 		}
-		fire_by_state(ctx, &sr, u, arm, o, diag, &rule);
-		target = ord_order_find(o, ORD_TOK_TARGET);
+		/* the target's unit, found once for both checks */
+		tu = target ? ord_ctx_find_unit(ctx, target->value) : NULL;
+		fire_by_state(ctx, &sr, u, artillery, o, &os, tu, diag, &rule);
 		if (target) {
-			struct ord_unit *tu = ord_ctx_find_unit(ctx, target->value);
 			if (!tu) {
 				struct ord_buf hint = ORD_BUF_INIT;
 				target_hint(ctx, target->value, side, &hint);
@@ -563,12 +725,12 @@ int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struc
 			} else if (!strcmp(tu->side, side))
 				ord_diag_add(diag, o->line, target->col, o->unit, "fire",
 					     "target '%s' is a unit of your own side", target->value);
-			if (!strcmp(arm, "cavalry"))
+			if (cavalry)
 				ord_diag_add(diag, o->line, target->col, o->unit,
 					     "weapon fire: musket and rifle (D26)",
 					     "%s does not fire: the rules give small-arms fire to infantry only",
-					     bat_kind(u));
-			if (charge && !bat_order_fire(o))
+					     kind);
+			if (charge && !fire)
 				ord_diag_add(diag, o->line, target->col, o->unit,
 					     "a charging unit can't fire",
 					     "a charging unit cannot name a fire target");
