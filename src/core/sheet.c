@@ -194,11 +194,10 @@ struct ord_order *ord_sheet_add_order(struct ord_sheet *s, unsigned line, unsign
 	return o;
 }
 
-struct ord_order *ord_sheet_add_packed(struct ord_sheet *s, unsigned line, unsigned col,
-				       const char *unit, const struct ord_token *tok, size_t ntok)
+/* The sheet's block with room for bytes more, a new one when the last
+ * has not. */
+static struct chunk *chunk_for(struct ord_sheet *s, size_t bytes)
 {
-	struct ord_order *o = append(s, line, col);
-	size_t bytes = packed_bytes(unit, tok, ntok);
 	struct chunk *c = s->chunks;
 
 	if (!c || c->size - c->used < bytes) {
@@ -210,8 +209,49 @@ struct ord_order *ord_sheet_add_packed(struct ord_sheet *s, unsigned line, unsig
 		c->size = size;
 		s->chunks = c;
 	}
-	/* in the sheet's memory, as ord_sheet_pack's block is */
-	pack_at(o, (char *)(c + 1) + c->used, IN_BLOCK, unit, tok, ntok);
+	return c;
+}
+
+struct ord_order *ord_sheet_add_packed(struct ord_sheet *s, unsigned line, unsigned col,
+				       const char *unit, const struct ord_token *tok, size_t ntok)
+{
+	const size_t align = sizeof(struct ord_token) > 8 ? 8 : sizeof(struct ord_token);
+	struct ord_order *o = append(s, line, col);
+	size_t bytes, j, ulen = strlen(unit) + 1, lens[2 * 16];
+	struct chunk *c = s->chunks;
+	char *at;
+
+	if (ntok > 16) { /* not one order of a sheet in thousands: as ord_sheet_pack does */
+		bytes = packed_bytes(unit, tok, ntok);
+		c = chunk_for(s, bytes);
+		pack_at(o, (char *)(c + 1) + c->used, IN_BLOCK, unit, tok, ntok);
+		c->used += bytes;
+		return o;
+	}
+	/* each string's length once, for the size and the copy */
+	bytes = ntok * sizeof(*tok) + ulen;
+	for (j = 0; j < ntok; j++) {
+		lens[2 * j] = strlen(tok[j].value) + 1;
+		lens[2 * j + 1] = tok[j].arg ? strlen(tok[j].arg) + 1 : 0;
+		bytes += lens[2 * j] + lens[2 * j + 1];
+	}
+	bytes = (bytes + align - 1) / align * align;
+	c = chunk_for(s, bytes);
+	/* in the sheet's memory, as ord_sheet_pack's block is: what pack_at
+	 * makes */
+	o->tok = (struct ord_token *)((char *)(c + 1) + c->used);
+	o->ntok = ntok;
+	o->alloc = IN_BLOCK;
+	at = (char *)(o->tok + ntok);
+	o->unit = memcpy(at, unit, ulen);
+	at += ulen;
+	for (j = 0; j < ntok; j++) {
+		o->tok[j] = tok[j];
+		o->tok[j].value = memcpy(at, tok[j].value, lens[2 * j]);
+		at += lens[2 * j];
+		o->tok[j].arg = tok[j].arg ? memcpy(at, tok[j].arg, lens[2 * j + 1]) : NULL;
+		at += lens[2 * j + 1];
+	}
 	c->used += bytes;
 	return o;
 }
