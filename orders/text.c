@@ -87,13 +87,21 @@ int ord_text_is_space(uint32_t cp)
 	       cp == 0xFEFF;
 }
 
-/* ord_utf8_decode, an ASCII byte read here: the reader decodes every
- * character of a sheet two or three times, nearly all of them ASCII. */
+/* ord_utf8_decode, an ASCII byte and a character of three bytes that
+ * can be neither overlong nor a surrogate (the arrows, the dashes, the
+ * curly quotes) read here: the reader decodes every character of a sheet
+ * two or three times, nearly all of them ASCII. */
 static inline size_t decode(const unsigned char *s, const unsigned char *end, uint32_t *cp)
 {
 	if (*s < 0x80) {
 		*cp = *s;
 		return 1;
+	}
+	if (*s >= 0xE1 && *s <= 0xEF && *s != 0xED && end - s >= 3 && (s[1] & 0xC0) == 0x80 &&
+	    (s[2] & 0xC0) == 0x80) {
+		*cp = ((uint32_t)(s[0] & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) |
+		      (uint32_t)(s[2] & 0x3F);
+		return 3;
 	}
 	return ord_utf8_decode(s, end, cp);
 }
@@ -129,7 +137,7 @@ static inline size_t space_at(const unsigned char *s, const unsigned char *end)
 		return 0;
 	if (*s < 0x80)
 		return (*s == ' ' || *s == '\t') ? 1 : 0;
-	n = ord_utf8_decode(s, end, &cp);
+	n = decode(s, end, &cp);
 	return (n && ord_text_is_space(cp)) ? n : 0;
 }
 
@@ -137,6 +145,24 @@ size_t ord_text_space_at(const unsigned char *s, const unsigned char *end)
 {
 	return space_at(s, end);
 }
+
+/* The bytes that are a character of a word by themselves: ASCII but the
+ * spaces and the controls (a line that holds a control is refused before
+ * its words are read). */
+static const unsigned char plain[256] = {
+	['!'] = 1, ['"'] = 1, ['#'] = 1, ['$'] = 1,  ['%'] = 1, ['&'] = 1, ['\''] = 1, ['('] = 1,
+	[')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1,  ['-'] = 1, ['.'] = 1, ['/'] = 1,  ['0'] = 1,
+	['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,  ['5'] = 1, ['6'] = 1, ['7'] = 1,  ['8'] = 1,
+	['9'] = 1, [':'] = 1, [';'] = 1, ['<'] = 1,  ['='] = 1, ['>'] = 1, ['?'] = 1,  ['@'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,  ['E'] = 1, ['F'] = 1, ['G'] = 1,  ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,  ['M'] = 1, ['N'] = 1, ['O'] = 1,  ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,  ['U'] = 1, ['V'] = 1, ['W'] = 1,  ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1, ['['] = 1, ['\\'] = 1, [']'] = 1, ['^'] = 1, ['_'] = 1,  ['`'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,  ['e'] = 1, ['f'] = 1, ['g'] = 1,  ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,  ['m'] = 1, ['n'] = 1, ['o'] = 1,  ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,  ['u'] = 1, ['v'] = 1, ['w'] = 1,  ['x'] = 1,
+	['y'] = 1, ['z'] = 1, ['{'] = 1, ['|'] = 1,  ['}'] = 1, ['~'] = 1,
+};
 
 /* Advance *s past spaces, counting columns. */
 static void skip_spaces(const unsigned char **s, const unsigned char *end, unsigned *col)
@@ -438,7 +464,6 @@ static void bad_target(struct ord_text *t, unsigned col, const char *fmt)
 static void read_target(struct ord_text *t, const struct ord_text_tok *tok, unsigned word)
 {
 	const unsigned char *vs = tok->s + 1, *ve = tok->e;
-	struct ord_buf value = ORD_BUF_INIT;
 	unsigned vcol = tok->col + 1;
 	size_t on = 0, cn = 0;
 	int q = quote_open(vs, ve, &on);
@@ -476,9 +501,8 @@ static void read_target(struct ord_text *t, const struct ord_text_tok *tok, unsi
 		bad_target(t, tok->col, "empty target '%s' (expected a unit after '@')");
 		return;
 	}
-	set_text(&value, vs, ve);
-	t->rules->target(t, value.buf, tok->col, word);
-	ord_buf_release(&value);
+	set_text(&t->value, vs, ve);
+	t->rules->target(t, t->value.buf, tok->col, word);
 }
 
 /* Decide whether a non-empty token is a direction, a target or the
@@ -556,8 +580,26 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
 			*col += ord_utf8_count(q, cq + cn);
 			q = cq + cn;
 		}
-		while (q < end && !joiner_at(joiner, q, end) && !space_at(q, end)) {
-			q += decode(q, end, &cp);
+		while (q < end) {
+			/* a run of ASCII characters but the joiner and the spaces, at once */
+			if (plain[*q] && *q != joiner) {
+				const unsigned char *r = q;
+
+				while (++q < end && plain[*q] && *q != joiner)
+					;
+				*col += (unsigned)(q - r);
+				continue;
+			} else {
+				/* what joiner_at and space_at ask, the character decoded once */
+				size_t n;
+
+				if (joiner_at(joiner, q, end))
+					break;
+				n = decode(q, end, &cp);
+				if (n && ord_text_is_space(cp))
+					break;
+				q += n;
+			}
 			(*col)++;
 		}
 		push_tok(t, es, q, ecol, 0);
@@ -645,24 +687,30 @@ static void read_line(struct ord_text *t, const unsigned char *s, const unsigned
 	ord_buf_reset(&t->strings);
 	t->ntok = 0;
 	t->has_unit = 0;
-	/* the whole line must be text, comment included, before any of it is read */
-	for (q = s; q < end; q += n, col++) {
+	/* the whole line must be text, comment included, before any of it is
+	 * read; its printable ASCII (nearly all of a sheet) in a loop of its
+	 * own, and a column counted only for an error */
+	for (q = s; q < end; q += n) {
+		while (q < end && (unsigned char)(*q - 0x20) < 0x5F)
+			q++;
+		if (q == end)
+			break;
 		n = decode(q, end, &cp);
 		if (!n) {
-			ord_text_error(t, col, NULL,
+			ord_text_error(t, 1 + ord_utf8_count(s, q), NULL,
 				       "invalid UTF-8 byte 0x%02x (expected UTF-8 text)", *q);
 			return;
 		}
 		if ((cp < 0x20 && cp != '\t') || cp == 0x7F) {
-			ord_text_error(t, col, NULL,
+			ord_text_error(t, 1 + ord_utf8_count(s, q), NULL,
 				       "unexpected control character U+%04X (expected text)",
 				       (unsigned)cp);
 			return;
 		}
-		if (cp == '#' && content_end == end)
-			content_end = q;
 	}
-
+	/* the comment: '#' is never a byte of a longer character */
+	if ((q = memchr(s, '#', (size_t)(end - s))) != NULL)
+		content_end = q;
 	content_end = trim_end(s, content_end);
 	col = 1;
 	us = s;
@@ -677,8 +725,14 @@ static void read_line(struct ord_text *t, const unsigned char *s, const unsigned
 		col += ord_utf8_count(us, q);
 	} else {
 		ue = us;
-		while (ue < content_end && !space_at(ue, content_end)) {
-			ue += decode(ue, content_end, &cp);
+		while (ue < content_end) {
+			if (plain[*ue]) {
+				ue++;
+			} else {
+				if (space_at(ue, content_end))
+					break;
+				ue += decode(ue, content_end, &cp);
+			}
 			col++;
 		}
 		q = ue;
@@ -694,6 +748,25 @@ static void read_line(struct ord_text *t, const unsigned char *s, const unsigned
 	 * misspelt) as more mistakes */
 	if (t->has_unit && t->errors == errors)
 		add_order(t, ucol);
+}
+
+/* Room in out for an order on each line from s to end, at most: the
+ * sheet's array of orders grown once, not doubled a dozen times over a
+ * sheet of thousands (ord_sheet_pack gives back what is left over).  At
+ * most for the first 65,536 lines: a file of empty lines orders nothing,
+ * and past them the array grows as it did. */
+static void reserve_orders(struct ord_sheet *out, const unsigned char *s, const unsigned char *end)
+{
+	size_t lines = 1;
+
+	while (lines < 65536 && (s = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+		lines++;
+		s++;
+	}
+	if (out->alloc - out->n < lines) {
+		out->alloc = out->n + lines;
+		out->orders = ord_xrealloc(out->orders, out->alloc * sizeof(*out->orders));
+	}
 }
 
 int ord_text_parse(struct ord_sheet *out, const char *bytes, size_t len, struct ord_diag *diag,
@@ -715,7 +788,9 @@ int ord_text_parse(struct ord_sheet *out, const char *bytes, size_t len, struct 
 	ord_buf_init(&t.word);
 	ord_buf_init(&t.key);
 	ord_buf_init(&t.strings);
+	ord_buf_init(&t.value);
 	end = s + len;
+	reserve_orders(out, s, end);
 	/* Windows editors start a UTF-8 file with a byte order mark */
 	s += ord_utf8_bom_at(s, len);
 	for (t.line = 1; s < end; t.line++) {
@@ -736,6 +811,7 @@ int ord_text_parse(struct ord_sheet *out, const char *bytes, size_t len, struct 
 	ord_buf_release(&t.word);
 	ord_buf_release(&t.key);
 	ord_buf_release(&t.strings);
+	ord_buf_release(&t.value);
 	free(t.tok);
 	free(t.el);
 	return err;

@@ -108,6 +108,7 @@ struct ord_text {
 	size_t ntok, tokalloc;        /* tokens in use, allocated */
 	struct ord_text_tok *el;      /* the tokens of the word being read */
 	size_t nel, elalloc;          /* tokens in use, allocated */
+	struct ord_buf value;         /* a target's unit, trimmed */
 };
 
 /*

@@ -83,13 +83,43 @@ static void parse_fraction(struct ord_text *t, struct seen *seen, unsigned col, 
 	ord_text_emit(t, ORD_TOK_FRAC, frac_text[q], q, col, word, NULL);
 }
 
+/* The index in codes[] of a code spelt as the rules spell it, or
+ * ORD_ARRAY_SIZE(codes): by its first letters, then one strcmp. */
+static size_t exact_code(const char *v)
+{
+	size_t i;
+
+	switch (v[0]) {
+	case 'F':
+		switch (v[1]) {
+		case 'L': i = 0; break;
+		case 'C': i = 1; break;
+		case 'S': i = v[2] == 'k' ? 2 : 3; break;
+		case 'b': i = 5; break;
+		case 's': i = 6; break;
+		case 'g': i = 7; break;
+		default: return ORD_ARRAY_SIZE(codes);
+		}
+		break;
+	case 'C': i = 4; break;
+	case 'U': i = 8; break;
+	case 'L': i = 9; break;
+	default: return ORD_ARRAY_SIZE(codes);
+	}
+	return strcmp(v, codes[i]) ? ORD_ARRAY_SIZE(codes) : i;
+}
+
 static void parse_code(struct ord_text *t, struct seen *seen, unsigned col, unsigned word)
 {
 	size_t i;
 
-	for (i = 0; i < ORD_ARRAY_SIZE(codes); i++)
-		if (ord_strcaseeq(t->text.buf, codes[i]))
-			break;
+	/* as the rules spell it (nearly every code of a sheet) first: no two
+	 * codes are one but for case, so it is the one the loop finds */
+	i = exact_code(t->text.buf);
+	if (i == ORD_ARRAY_SIZE(codes))
+		for (i = 0; i < ORD_ARRAY_SIZE(codes); i++)
+			if (ord_strcaseeq(t->text.buf, codes[i]))
+				break;
 	if (i == ORD_ARRAY_SIZE(codes)) {
 		ord_text_error(t, col, NULL,
 			       "unknown code '%s' (expected one of " CODES_EXPECTED ")", t->text.buf);
