@@ -300,6 +300,8 @@ static int check_units(struct audit *a)
 			    sc.nsides, sc.nunits);
 	/* read once: every turn's replay takes it from the cache */
 	ord_verify_cache_keep_scenario(a->cache, a->g->rs, &sc, sg.scenario, sg.scenario_len);
+	/* its names a player cannot tell apart, once for the game */
+	ord_verify_cache_note_names(a->cache, &a->v);
 out:
 	ord_scenario_release(&sc);
 	ord_store_game_release(&sg);

@@ -212,18 +212,26 @@ void ord_name_skeleton(struct ord_buf *out, const char *s)
 	ord_buf_release(&composed);
 }
 
-void ord_buf_add_name_shown(struct ord_buf *b, const char *s)
+/* s with every character ord_name_char_hidden names escaped; lines kept
+ * (a report's) or shown as \n (a message's), at most max characters and
+ * an ellipsis. */
+static void add_name(struct ord_buf *b, const char *s, int lines, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	size_t n = 0;
 
 	while (p < end) {
 		uint32_t c = 0;
 		size_t k = ord_utf8_decode(p, end, &c);
+		if (n++ == max) {
+			ord_buf_adds(b, "\xe2\x80\xa6"); /* … */
+			return;
+		}
 		if (!k) {
 			ord_buf_addf(b, "\\x%02x", p[0]); /* no UTF-8: the byte */
 			p++;
 		} else if (c == '\n') {
-			ord_buf_addch(b, '\n'); /* a line of its own, as written */
+			ord_buf_adds(b, lines ? "\n" : "\\n"); /* a line of its own, as written */
 			p++;
 		} else if (c == '\t') {
 			ord_buf_adds(b, "\\t");
@@ -239,4 +247,16 @@ void ord_buf_add_name_shown(struct ord_buf *b, const char *s)
 			p += k;
 		}
 	}
+}
+
+void ord_buf_add_name_shown(struct ord_buf *b, const char *s)
+{
+	add_name(b, s, 1, (size_t)-1);
+}
+
+void ord_buf_add_name_quoted(struct ord_buf *b, const char *s, size_t max)
+{
+	ord_buf_addch(b, '\'');
+	add_name(b, s, 0, max);
+	ord_buf_addch(b, '\'');
 }

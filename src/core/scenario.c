@@ -1146,14 +1146,16 @@ static void alike_what(struct ord_buf *b, const struct alike *a)
 		     a->owner);
 	if (!a->id) {
 		ord_buf_adds(b, " (");
-		ord_buf_add_quoted(b, a->text, SHOWN_MAX);
+		ord_buf_add_name_quoted(b, a->text, SHOWN_MAX);
 		ord_buf_addch(b, ')');
 	}
 }
 
-/* A name holding a character a reader does not see, or a blank at an end. */
+/* A name holding a character a reader does not see, or a blank at an end;
+ * why: with what was expected and why, in parentheses (`new`'s refusal,
+ * not a note). */
 static void name_shown_plain(struct problems *p, const char *what, const char *owner,
-			     const char *text, unsigned line, unsigned col)
+			     const char *text, unsigned line, unsigned col, int why)
 {
 	struct ord_buf q = ORD_BUF_INIT;
 	unsigned at;
@@ -1161,42 +1163,43 @@ static void name_shown_plain(struct problems *p, const char *what, const char *o
 	size_t n = strlen(text);
 	int k = ord_name_hidden(text, &at, &cp);
 
-	ord_buf_add_quoted(&q, text, SHOWN_MAX);
+	ord_buf_add_name_quoted(&q, text, SHOWN_MAX);
 	if (k)
-		problem_at(p, line, col,
-			   "%s%s%s%s %s holds %s %s%04X at character %u (expected characters a player sees: "
-			   "a zero-width, bidirectional, control or other unseen character makes a name "
-			   "look like another's, or a report's line read otherwise)",
+		problem_at(p, line, col, "%s%s%s%s %s holds %s %s%04X at character %u%s",
 			   owner ? what : "", owner ? " '" : "", owner ? owner : "",
 			   owner ? "': its name" : what, q.buf,
 			   k > 0 ? "the unseen character" : "the byte", k > 0 ? "U+" : "0x",
-			   (unsigned)cp, at);
+			   (unsigned)cp, at,
+			   why ? " (expected characters a player sees: a zero-width, bidirectional, "
+				 "control or other unseen character makes a name look like another's, "
+				 "or a report's line read otherwise)"
+			       : "");
 	else if ((k = (int)ord_utf8_blank_at(text, n, 0)) != 0 ||
 		 (k = -(int)ord_utf8_blank_at(text, n, 1)) != 0) {
 		const unsigned char *b = (const unsigned char *)text + (k > 0 ? 0 : n + (size_t)k);
 		cp = 0;
 		ord_utf8_decode(b, (const unsigned char *)text + n, &cp);
-		problem_at(p, line, col,
-			   "%s%s%s%s %s %s with the blank U+%04X (expected no blank at either end: a "
-			   "name and the same name with a blank after it look alike)",
-			   owner ? what : "", owner ? " '" : "", owner ? owner : "",
-			   owner ? "': its name" : what, q.buf, k > 0 ? "begins" : "ends",
-			   (unsigned)cp);
+		problem_at(p, line, col, "%s%s%s%s %s %s with the blank U+%04X%s", owner ? what : "",
+			   owner ? " '" : "", owner ? owner : "", owner ? "': its name" : what,
+			   q.buf, k > 0 ? "begins" : "ends", (unsigned)cp,
+			   why ? " (expected no blank at either end: a name and the same name with a "
+				 "blank after it look alike)"
+			       : "");
 	}
 	ord_buf_release(&q);
 }
 
-int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name)
+static int names_apart(const struct ord_scenario *sc, const char *name, int why)
 {
 	struct problems p = { name ? name : "scenario", NULL, 0, 0 };
 	struct alike *a = ord_xcalloc(2 * (sc->nsides + sc->nunits) + 1, sizeof(*a));
 	struct ord_buf key = ORD_BUF_INIT, x = ORD_BUF_INIT, y = ORD_BUF_INIT;
 	size_t i, n = 0, run;
 
-	name_shown_plain(&p, "the title", NULL, sc->title, 0, 0);
+	name_shown_plain(&p, "the title", NULL, sc->title, 0, 0, why);
 	for (i = 0; i < sc->nsides; i++) {
 		const struct ord_scenario_side *s = &sc->sides[i];
-		name_shown_plain(&p, "side", s->id, s->name, s->line, 0);
+		name_shown_plain(&p, "side", s->id, s->name, s->line, 0, why);
 		a[n] = (struct alike){ NULL, s->name, s->id, 0, 0, s->line, 0, n };
 		n++;
 		a[n] = (struct alike){ NULL, s->id, s->id, 0, 1, s->line, 0, n };
@@ -1206,7 +1209,7 @@ int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name)
 		const struct ord_scenario_unit *u = &sc->units[i];
 		unsigned line, col = ord_scenario_unit_col(u, "name", 1, &line), iline,
 			       icol = ord_scenario_unit_col(u, "id", 1, &iline);
-		name_shown_plain(&p, "unit", u->id, u->name, line, col);
+		name_shown_plain(&p, "unit", u->id, u->name, line, col, why);
 		a[n] = (struct alike){ NULL, u->name, u->id, 1, 0, line, col, n };
 		n++;
 		a[n] = (struct alike){ NULL, u->id, u->id, 1, 1, iline, icol, n };
@@ -1231,12 +1234,13 @@ int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name)
 		alike_what(&x, &a[i]);
 		alike_what(&y, &a[run]);
 		problem_at(&p, a[i].line, a[i].col,
-			   "%s looks like %s on line %u: a player cannot tell them apart (expected "
-			   "%s that differ in more than case, blanks, unseen characters and letters "
-			   "drawn alike: Greek and Cyrillic ones as Latin, fullwidth forms, 0 and O, "
-			   "1, I and l)",
-			   x.buf, y.buf, a[run].line,
-			   a[i].unit ? "units' names and ids" : "sides' names and ids");
+			   "%s looks like %s on line %u: a player cannot tell them apart%s%s%s",
+			   x.buf, y.buf, a[run].line, why ? " (expected " : "",
+			   why ? (a[i].unit ? "units' names and ids" : "sides' names and ids") : "",
+			   why ? " that differ in more than case, blanks, unseen characters and "
+				 "letters drawn alike: Greek and Cyrillic ones as Latin, fullwidth "
+				 "forms, 0 and O, 1, I and l)"
+			       : "");
 	}
 	for (i = 0; i < n; i++)
 		free(a[i].key);
@@ -1245,6 +1249,16 @@ int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name)
 	ord_buf_release(&x);
 	ord_buf_release(&y);
 	return problems_finish(&p);
+}
+
+int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name)
+{
+	return names_apart(sc, name, 1);
+}
+
+int ord_scenario_names_alike(const struct ord_scenario *sc, const char *name)
+{
+	return names_apart(sc, name, 0);
 }
 
 void ord_scenario_drop_positions(struct ord_scenario *sc)

@@ -108,6 +108,14 @@ int ord_scenario_public(char **bytes, size_t *len, const char *name);
  * such a name escaped, ord_buf_add_name_shown).
  */
 int ord_scenario_names_apart(const struct ord_scenario *sc, const char *name);
+/*
+ * The same problems in the same words, less the reason in parentheses
+ * ("(expected ...)"): what `orderly audit` and `verify` note of a game
+ * made before `new` refused them, or of a bundle of a referee's own
+ * build (ord_verify_note_names).  ORD_EBADDATA with one line a problem
+ * (the first 20, then "N more problems not shown"), 0 when there is none.
+ */
+int ord_scenario_names_alike(const struct ord_scenario *sc, const char *name);
 /* Free every unit's attribute places (pos), once no message needs them:
  * they cost about as much as the units' attributes themselves, which the
  * verifier keeps for a whole audit. */

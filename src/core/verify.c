@@ -261,6 +261,7 @@ int ord_vr_body_hex(const char *body, const char *key, unsigned char *out, size_
 
 static int cache_rules(struct vr *x, const unsigned char h[32]);
 static int cache_scenario(struct vr *x, const unsigned char h[32]);
+static void note_names(struct ord_vout *v, const struct ord_scenario *sc);
 
 struct ord_verify_cache {
 	int have_rules, have_sc;
@@ -274,6 +275,7 @@ struct ord_verify_cache {
 	/* sc's roster digests (roster_root), once made; dropped with sc */
 	int have_sides_root, have_units_root;
 	unsigned char sides_root[32], units_root[32];
+	int names_noted; /* sc's names looked at (note_names), once a game */
 };
 
 /* The digest of the scenario's sides (sides) or units (!sides), as an
@@ -437,6 +439,13 @@ static void check_opening(struct vr *x)
 	if (cache_scenario(x, sch))
 		return;
 	x->have_sc = 1;
+	/* its names, once for the game (an audit's were noted with its
+	 * units, before the turns) */
+	if (!x->cache || !x->cache->names_noted) {
+		note_names(x->v, &x->sc);
+		if (x->cache)
+			x->cache->names_noted = 1;
+	}
 	check_roster(x, e);
 	/* the game's title is its scenario's (the create entry logs it, and
 	 * the opening names the scenario by its hash) */
@@ -618,6 +627,44 @@ static void check_documents(struct vr *x)
 	ord_buf_release(&b);
 }
 
+/* ---- names a player cannot tell apart (threat model, attack 41) ---- */
+
+/*
+ * `orderly new` refuses a scenario whose names hide a character or look
+ * like another's (ord_scenario_names_apart); a game made before it did,
+ * and a bundle of a referee's own build that skips it, are read and
+ * replayed as they are, and every check holds.  So the verifier notes
+ * each such name, in `new`'s words (ord_scenario_names_alike: whose name,
+ * what it looks like, the unseen character shown escaped), once for the
+ * game or the bundle: a unit passed off as another side's is the
+ * scenario's, which no replay shows.
+ */
+static void note_names(struct ord_vout *v, const struct ord_scenario *sc)
+{
+	char *msg, *line, *next;
+
+	if (!ord_scenario_names_alike(sc, "the game's scenario"))
+		return;
+	msg = ord_strdup(ord_error_last());
+	ord_error_clear();
+	ord_vout_note(v, "the game's scenario names sides or units in ways a player cannot tell apart, which an orderly before 2026-12-07 made a game of (and a referee's own build still can): a unit may pass for another side's, a line of a report read otherwise (threat model, attack 41):");
+	for (line = msg; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		ord_vout_note(v, "%s", line);
+	}
+	free(msg);
+}
+
+void ord_verify_cache_note_names(struct ord_verify_cache *c, struct ord_vout *v)
+{
+	if (!c->have_sc || c->names_noted)
+		return;
+	note_names(v, &c->sc);
+	c->names_noted = 1;
+}
+
 /* ---- what the records of a game share ---- */
 
 void ord_verify_cache_chain_whole(struct ord_verify_cache *c)
@@ -650,7 +697,7 @@ void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord
 	c->sc = *sc;
 	ord_scenario_init(sc);
 	c->have_sc = 1;
-	c->have_sides_root = c->have_units_root = 0;
+	c->have_sides_root = c->have_units_root = c->names_noted = 0;
 	c->sc_rs = rs;
 	crypto_generichash(c->sc_hash, 32, (const unsigned char *)bytes, len, NULL, 0);
 }
@@ -730,7 +777,7 @@ static int cache_scenario(struct vr *x, const unsigned char h[32])
 		ord_scenario_release(&c->sc);
 		c->sc = x->sc;
 		c->have_sc = 1;
-		c->have_sides_root = c->have_units_root = 0;
+		c->have_sides_root = c->have_units_root = c->names_noted = 0;
 		c->sc_rs = x->rs;
 		memcpy(c->sc_hash, h, 32);
 	}

@@ -135,6 +135,10 @@ void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord
  * first).  The records' entries are those rows, so their hashes are not
  * computed again for each turn. */
 void ord_verify_cache_chain_whole(struct ord_verify_cache *c);
+/* Note to v the names of c's scenario a player cannot tell apart (threat
+ * model, attack 41), once: the records checked with c note them no more
+ * (the audit notes them with the game's units, before its turns). */
+void ord_verify_cache_note_names(struct ord_verify_cache *c, struct ord_vout *v);
 /* ord_verify_record, taking the scenario and tables from c when the
  * record's bytes are the ones c holds (by their hashes), else reading them
  * and keeping them in c. */

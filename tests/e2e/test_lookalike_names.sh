@@ -70,6 +70,24 @@ refused side-as-id.xml \
 sed 's|<title>Crossroads (NMR hold)</title>|<title>Crossroads\&#x2066; (NMR hold)</title>|' "$S" >title.xml
 refused title.xml "title.xml: the title 'Crossroads\u2066 (NMR hold)' holds the unseen character U+2066 at character 11"
 
+# every name noted once, in `new`'s words less its reason, a note and
+# not a failure (attack 41): the audit's with the game's units, before
+# its turns, a bundle's verify's with its signature
+names_noted() {
+	local ind=$1 text=$2 lead
+	lead="${ind}note: the game's scenario names sides or units in ways a player cannot tell apart, which an orderly before 2026-12-07 made a game of (and a referee's own build still can): a unit may pass for another side's, a line of a report read otherwise (threat model, attack 41):"
+	expect_eq "$(grep -c "attack 41" <<<"$text")" 1 "the notes' lead, once"
+	expect_eq "$(grep -A4 -F "$lead" <<<"$text")" "$lead
+${ind}note: the game's scenario: the title 'Crossroads\\u200b (old)' holds the unseen character U+200B at character 11
+${ind}note: the game's scenario:13: unit 'R2': its name 'Blue Hussars"$'\u00a0'"' ends with the blank U+00A0
+${ind}note: the game's scenario:13: the name of unit 'R2' ('Blue Hussars"$'\u00a0'"') looks like the name of unit 'B3' ('Blue Hussars') on line 11: a player cannot tell them apart
+${ind}note: the game's scenario:14: unit 'R3': its name '\\u202esreissariuC deR' holds the unseen character U+202E at character 1" \
+		"the notes of the names"
+	expect_eq "$(grep -c "the game's scenario" <<<"$text")" 5 "the notes, once each"
+	expect_not_in "$text" $'\u202e'
+	expect_not_in "$text" $'\u200b'
+}
+
 # ---------------------------------------------------- a game made before
 # tests/fixtures/e2e/old-lookalike.sql: made by an orderly before `new`
 # refused them, its title holding a zero-width space, red's cuirassiers
@@ -81,6 +99,12 @@ need_sqlite3
 sql old.game ".read $FIX/old-lookalike.sql" >/dev/null
 expect_exit 0 ord audit old.game
 expect_in "$OUT" "clean"
+expect_line "$OUT" "^  ok: units: 2 sides and 6 units"
+names_noted "  " "$OUT"
+# (an honest game has none)
+expect_exit 0 ord audit plain.orderly
+expect_not_in "$OUT" "attack 41"
+expect_not_in "$OUT" "the game's scenario"
 expect_exit 0 ord report old.game --side red --turn 1
 expect_line "$OUT" '^Crossroads\\u200b \(old\): turn 1 \(exchanged\), report for red$'
 expect_line "$OUT" "^  R3 \\\\u202esreissariuC deR \\(red, heavy_cavalry\\): 8 figures"
@@ -90,7 +114,11 @@ expect_not_in "$OUT" $'\u200b'
 # the player's own report of the bundle, on his machine, alike
 expect_exit 0 ord export old.game --turn 1
 printf '%s\n' "$OUT" >old-turn-1.xml
+expect_exit 0 ord verify old-turn-1.xml
+expect_in "$OUT" "verified: every check holds"
+names_noted "  " "$OUT"
 expect_exit 0 ord verify old-turn-1.xml --report red
+names_noted "  " "$ERR"
 expect_line "$OUT" "^  R3 \\\\u202esreissariuC deR \\(red, heavy_cavalry\\): 8 figures"
 expect_not_in "$OUT" $'\u202e'
 note "ok"

@@ -412,6 +412,35 @@ START_TEST(test_names_apart)
 	names_refused(HEAD
 		      "<unit id=\"U1\" name=\"\xe3\x80\x80U\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n",
 		      "t.xml:6:21: unit 'U1': its name '\xe3\x80\x80U' begins with the blank U+3000 (expected no blank at either end: a name and the same name with a blank after it look alike)");
+	/* a name quoted with every unseen character escaped, the soft hyphen
+	 * too, as a report shows it */
+	names_refused(HEAD "<unit id=\"U1\" name=\"Blue\xc2\xadHussars\" side=\"a\" "
+			   "kind=\"line_infantry\" figures=\"24\"/>\n",
+		      "t.xml:6:21: unit 'U1': its name 'Blue\\u00adHussars' holds the unseen character U+00AD at character 5 (expected characters a player sees: a zero-width, bidirectional, control or other unseen character makes a name look like another's, or a report's line read otherwise)");
+}
+END_TEST
+
+/* What audit and verify note of a game made before (attack 41): the
+ * problems `new` refuses, in its words less the reason, every one on a
+ * line of its own; none of a scenario `new` takes. */
+START_TEST(test_names_alike_noted)
+{
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, HEAD UNIT
+		     "<unit id=\"U2\" name=\"Blue Hussars\" side=\"b\" kind=\"line_infantry\" figures=\"24\"/>\n");
+	ck_assert_int_eq(ord_scenario_names_alike(&sc, "the game's scenario"), 0);
+	ord_scenario_release(&sc);
+	load_body_ok(&sc,
+		     "<title>T\xe2\x80\x8b</title>\n<side id=\"a\" name=\"A\"/>\n<side id=\"b\" name=\"B\"/>\n" UNIT
+		     "<unit id=\"U2\" name=\"Blue Hussars\" side=\"b\" kind=\"line_infantry\" figures=\"24\"/>\n"
+		     "<unit id=\"U3\" name=\"\xe2\x80\xae\xd0\x92lue Hussars\" side=\"a\" kind=\"line_infantry\" figures=\"24\"/>\n");
+	ck_assert_int_eq(ord_scenario_names_alike(&sc, "the game's scenario"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "the game's scenario: the title 'T\\u200b' holds the unseen character U+200B at character 2\n"
+			 "the game's scenario:8:21: unit 'U3': its name '\\u202e\xd0\x92lue Hussars' holds the unseen character U+202E at character 1\n"
+			 "the game's scenario:8:21: the name of unit 'U3' ('\\u202e\xd0\x92lue Hussars') looks like the name of unit 'U2' ('Blue Hussars') on line 7: a player cannot tell them apart");
+	ord_scenario_release(&sc);
 }
 END_TEST
 
@@ -1217,6 +1246,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_test(errors, test_wrong_root);
 	tcase_add_test(errors, test_names_apart);
+	tcase_add_test(errors, test_names_alike_noted);
 	tcase_add_test(errors, test_missing_title);
 	tcase_add_test(errors, test_sides_and_units_needed);
 	tcase_add_test(errors, test_sides_at_most);
