@@ -254,6 +254,11 @@ void ord_buf_add_name_shown(struct ord_buf *b, const char *s)
 	add_name(b, s, 1, (size_t)-1);
 }
 
+void ord_buf_add_name_line(struct ord_buf *b, const char *s)
+{
+	add_name(b, s, 0, (size_t)-1);
+}
+
 void ord_buf_add_name_quoted(struct ord_buf *b, const char *s, size_t max)
 {
 	ord_buf_addch(b, '\'');

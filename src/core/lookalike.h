@@ -31,6 +31,8 @@ void ord_name_skeleton(struct ord_buf *out, const char *s);
  * ord_name_char_hidden names escaped (\u200b, \x85), and a newline kept:
  * a unit's lines of a report, its name in them. */
 void ord_buf_add_name_shown(struct ord_buf *b, const char *s);
+/* The same on one line: a newline shown as \n (a name on a web page). */
+void ord_buf_add_name_line(struct ord_buf *b, const char *s);
 /* Append s quoted ('...') as ord_buf_add_quoted does, at most max
  * characters, but every character ord_name_char_hidden names escaped, a
  * newline too (\n): a name in a message, `new`'s refusal of it and the

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/lookalike.h"
 #include "web/web.h"
 
 void web_esc_n(struct ord_buf *b, const char *s, size_t n)
@@ -39,6 +40,17 @@ void web_esc(struct ord_buf *b, const char *s)
 {
 	if (s)
 		web_esc_n(b, s, strlen(s));
+}
+
+void web_esc_name(struct ord_buf *b, const char *s)
+{
+	struct ord_buf shown = ORD_BUF_INIT;
+
+	if (!s)
+		return;
+	ord_buf_add_name_line(&shown, s);
+	web_esc_n(b, shown.buf ? shown.buf : "", shown.len);
+	ord_buf_release(&shown);
 }
 
 void web_url(struct ord_buf *b, const char *s)
@@ -106,7 +118,7 @@ void web_page_start(struct web_req *r, const char *title, const char *const *cru
 	ord_buf_adds(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 			"<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
-	web_esc(b, title);
+	web_esc_name(b, title); /* a game's title, a side */
 	ord_buf_adds(b, " · orderly</title>\n"
 			"<link rel=\"stylesheet\" href=\"/static/orderly.css\">\n"
 			"<script src=\"/static/orderly.js\" defer></script>\n</head>\n<body>\n"
@@ -118,11 +130,11 @@ void web_page_start(struct web_req *r, const char *title, const char *const *cru
 			ord_buf_adds(b, "<a href=\"");
 			web_esc(b, crumbs[i + 1]);
 			ord_buf_adds(b, "\">");
-			web_esc(b, crumbs[i]);
+			web_esc_name(b, crumbs[i]);
 			ord_buf_adds(b, "</a>");
 		} else {
 			ord_buf_adds(b, "<span>");
-			web_esc(b, crumbs[i]);
+			web_esc_name(b, crumbs[i]);
 			ord_buf_adds(b, "</span>");
 		}
 	}

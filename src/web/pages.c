@@ -85,7 +85,7 @@ void web_page_games(struct web_req *r)
 					"(the server's log says why)</td></tr>\n");
 			goto next;
 		}
-		web_esc(b, st.title);
+		web_esc_name(b, st.title);
 		ord_buf_adds(b, "</a> <span class=\"muted\">");
 		web_esc(b, names[i]);
 		ord_buf_adds(b, "</span></td><td data-label=\"Ruleset\">");
@@ -220,7 +220,7 @@ static int status_fill(void *ud, ord_game *g)
 	crumbs[2] = NULL;
 	web_page_start(r, st.title, crumbs);
 	ord_buf_adds(b, "<h1>");
-	web_esc(b, st.title);
+	web_esc_name(b, st.title);
 	ord_buf_adds(b, "</h1>\n");
 	ord_buf_addf(b,
 		     "<section class=\"card\"><h2>Sheets of turn %d</h2>\n"

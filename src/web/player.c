@@ -272,7 +272,7 @@ static int unit_item(void *ud, const char *id, const char *name, const char *sid
 	ord_buf_adds(u->list, "</code>");
 	if (strcmp(id, name)) {
 		ord_buf_adds(u->list, " ");
-		web_esc(u->list, name);
+		web_esc_name(u->list, name);
 	}
 	ord_buf_adds(u->list, "</li>");
 	return 0;
@@ -807,7 +807,7 @@ static int player_fill(void *ud, ord_game *g)
 	crumbs[4] = NULL;
 	web_page_start(r, p->side, crumbs);
 	ord_buf_adds(b, "<h1>");
-	web_esc(b, st.title);
+	web_esc_name(b, st.title);
 	ord_buf_adds(b, ": <span class=\"side\">");
 	web_esc(b, p->side);
 	ord_buf_addf(b, "</span></h1>\n<p class=\"turnline\">Turn %d, ", st.turn);

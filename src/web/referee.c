@@ -66,7 +66,7 @@ static int unit_option(void *ud, const char *id, const char *name, const char *s
 	ord_buf_adds(l->b, "<option value=\"");
 	web_esc(l->b, id);
 	ord_buf_adds(l->b, "\">");
-	web_esc(l->b, name);
+	web_esc_name(l->b, name);
 	ord_buf_adds(l->b, " (");
 	web_esc(l->b, side);
 	ord_buf_adds(l->b, ")</option>");
@@ -1156,7 +1156,7 @@ static int referee_fill(void *ud, ord_game *g)
 	crumbs[4] = NULL;
 	web_page_start(r, "Referee", crumbs);
 	ord_buf_adds(b, "<h1>");
-	web_esc(b, st.title);
+	web_esc_name(b, st.title);
 	ord_buf_addf(b, ": referee</h1>\n<p class=\"turnline\">Turn %d, ", st.turn);
 	web_esc(b, st.state);
 	if (st.nphases && strcmp(st.state, "open"))

@@ -253,6 +253,14 @@ int web_deadline_notices(struct web_req *r, ord_game *g, int turn, int64_t from,
 /* Append s escaped for HTML text and attribute values (& < > " '). */
 void web_esc(struct ord_buf *b, const char *s);
 void web_esc_n(struct ord_buf *b, const char *s, size_t n);
+/* A name of the game's scenario (its title, a unit's name) as web_esc,
+ * but every character a reader does not see or that reorders what he sees
+ * (a bidirectional override, a zero-width space: ord_name_char_hidden)
+ * shown escaped, \u202e, as the text report shows it: a game made before
+ * `new` refused such names, or by a referee's own build, holds them (threat
+ * model, attack 41).  Not for a form's value, which must come back as it
+ * was. */
+void web_esc_name(struct ord_buf *b, const char *s);
 /* Append s percent-encoded for a URL path segment or query value. */
 void web_url(struct ord_buf *b, const char *s);
 /* Start a page: doctype, head (title escaped), the header bar with crumbs

@@ -335,6 +335,7 @@ def main():
     check_reading(work)
     readonly(work)
     witnessed(work)
+    lookalike_names(work)
     print("%d checks" % checks[0])
     W.shutil.rmtree(work, ignore_errors=True)  # kept when the test fails
     print("1 passed, 0 failed")
@@ -1912,6 +1913,73 @@ def referee_audit(work):
            "BROKEN: the sheet of french, version 1" in text,
            "a sheet changed behind the server's back is found by the page's audit (%d): %s" %
            (st, text[text.find("Audit"):][:900]))
+    finally:
+        srv.stop()
+
+
+def lookalike_names(work):
+    """A game made before `new` refused names a player cannot tell apart
+    (threat model, attack 41: tests/fixtures/e2e/old-lookalike.sql, its
+    title holding a zero-width space, red's R3 named with a right-to-left
+    override) shows each such character escaped, \\u202e as the text
+    report shows it, on every page that names it: the games' list, the
+    status page, a side's units, the referee's unit list, every page's
+    title and crumbs; never the character itself, which would reorder or
+    hide the text around it.  Ordinary names (Danish letters, ASCII) read
+    as they are."""
+    games = os.path.join(work, "games-lookalike")
+    os.makedirs(games)
+    g = os.path.join(games, "old.orderly")
+    subprocess.run(["sqlite3", g, ".read " + os.path.join(W.SRC, "tests", "fixtures", "e2e", "old-lookalike.sql")],
+                   check=True, capture_output=True)
+    W.PASS.setdefault("red", "the red army marches")
+    for side in ("red",):
+        W.run("register", g, "--side", side, "--passphrase-file", "-", stdin=W.PASS[side] + "\n")
+    W.run("register", g, "--referee", "--passphrase-file", "-", stdin=W.PASS["referee"] + "\n")
+    W.make_game(games, "dk", os.path.join(W.KS_DEMO, "scenario.xml"), sides=("danske",))
+    hidden = ("\u202e", "\u200b")
+    srv = W.Server(games)
+    try:
+        anon = W.Client(srv.url)
+        st, _, body = anon.get("/")
+        ok(st == 200 and ">Crossroads\\u200b (old)</a>" in body and
+           ">Sehested 1813 (eksempel)</a>" in body and not any(c in body for c in hidden),
+           "the games' list shows the old title's zero-width space escaped, a Danish one as it is (%d): %s" %
+           (st, W.text_of(body)[:400]))
+        st, _, body = anon.get("/g/old")
+        ok(st == 200 and "<title>Crossroads\\u200b (old) · orderly</title>" in body and
+           "<h1>Crossroads\\u200b (old)</h1>" in body and "<span>Crossroads\\u200b (old)</span>" in body and
+           not any(c in body for c in hidden),
+           "the status page's title, crumb and heading show it escaped (%d): %s" % (st, body[:900]))
+        red = W.Client(srv.url)
+        red.login("old", "red")
+        st, _, body = red.get("/g/old/side/red")
+        ok(st == 200 and "<li><code>R3</code> \\u202esreissariuC deR</li>" in body and
+           "<li><code>R1</code> 1st Red Foot</li>" in body and
+           "<li><code>R2</code> Blue Hussars\u00a0</li>" in body and
+           ">Crossroads\\u200b (old)</a>" in body and not any(c in body for c in hidden),
+           "red's page shows R3's override escaped, its other units as they are (%d): %s" %
+           (st, W.text_of(body)[:900]))
+        # turn 2 sealed without sheets: the referee's event forms offer the units
+        W.run("seal", g, "--force")
+        ref = W.Client(srv.url)
+        ref.login("old", "referee")
+        st, _, body = ref.get("/g/old/referee")
+        ok(st == 200 and '<option value="R3">\\u202esreissariuC deR (red)</option>' in body and
+           '<option value="B3">Blue Hussars (blue)</option>' in body and
+           "<h1>Crossroads\\u200b (old): referee</h1>" in body and not any(c in body for c in hidden),
+           "the referee's unit list and heading show them escaped (%d)" % st)
+        st, _, body = ref.get("/g/old/referee?audit=1")
+        ok(st == 200 and "note: the game&#39;s scenario:14: unit &#39;R3&#39;: its name "
+           "&#39;\\u202esreissariuC deR&#39; holds the unseen character U+202E at character 1" in body and
+           not any(c in body for c in hidden),
+           "the page's audit notes the names (%d): %s" % (st, W.text_of(body)[:1500]))
+        dk = W.Client(srv.url)
+        dk.login("dk", "danske")
+        st, _, body = dk.get("/g/dk/side/danske")
+        ok(st == 200 and "<li><code>D3</code> Slesvigske Jægerkorps</li>" in body and
+           "<h1>Sehested 1813 (eksempel)" in body,
+           "a Danish name reads as it is (%d)" % st)
     finally:
         srv.stop()
 
