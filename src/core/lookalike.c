@@ -152,14 +152,43 @@ void ord_name_skeleton(struct ord_buf *out, const char *s)
 	int space = 0;
 
 	ord_buf_reset(out);
-	ord_ctx_compose_name(&composed, s);
-	p = (const unsigned char *)(composed.buf ? composed.buf : "");
-	end = p + composed.len;
+	/* a name all ASCII is composed as it is: read as it is */
+	for (p = (const unsigned char *)s; *p && *p < 0x80; p++)
+		;
+	if (*p) {
+		ord_ctx_compose_name(&composed, s);
+		p = (const unsigned char *)(composed.buf ? composed.buf : "");
+		end = p + composed.len;
+	} else {
+		end = p;
+		p = (const unsigned char *)s;
+	}
 	while (p < end) {
-		uint32_t c = 0;
-		size_t k = ord_utf8_decode(p, end, &c);
+		uint32_t c = *p;
+		size_t k;
 		char u[4];
 
+		if (c < 0x80) { /* ASCII, as below, at a step of its own */
+			p++;
+			if (c < 0x20 || c == 0x7F)
+				continue;
+			if (c == ' ') {
+				space = out->len > 0;
+				continue;
+			}
+			if (space)
+				ord_buf_addch(out, ' ');
+			space = 0;
+			if (c == 'I' || c == '1' || c == '|')
+				c = 'l';
+			else if (c == '0')
+				c = 'o';
+			else if (c >= 'A' && c <= 'Z')
+				c += 'a' - 'A';
+			ord_buf_addch(out, (int)c);
+			continue;
+		}
+		k = ord_utf8_decode(p, end, &c);
 		if (!k) { /* no UTF-8: the byte, as it is */
 			ord_buf_add(out, p, 1);
 			p++;

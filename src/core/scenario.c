@@ -1163,7 +1163,8 @@ static void name_shown_plain(struct problems *p, const char *what, const char *o
 	size_t n = strlen(text);
 	int k = ord_name_hidden(text, &at, &cp);
 
-	ord_buf_add_name_quoted(&q, text, SHOWN_MAX);
+	if (k || ord_utf8_blank_at(text, n, 0) || ord_utf8_blank_at(text, n, 1))
+		ord_buf_add_name_quoted(&q, text, SHOWN_MAX); /* only a name said */
 	if (k)
 		problem_at(p, line, col, "%s%s%s%s %s holds %s %s%04X at character %u%s",
 			   owner ? what : "", owner ? " '" : "", owner ? owner : "",

@@ -72,6 +72,9 @@ size_t ord_utf8_blank_at(const void *s, size_t n, int back)
 
 	if (!n)
 		return 0;
+	/* every blank begins and ends with a byte that is no printable ASCII */
+	if (b[back ? n - 1 : 0] > ' ' && b[back ? n - 1 : 0] < 0x7F)
+		return 0;
 	if (strchr(" \t\r\n\v\f", b[back ? n - 1 : 0]) && b[back ? n - 1 : 0])
 		return 1;
 	for (i = 0; i < ORD_ARRAY_SIZE(blanks); i++) {
