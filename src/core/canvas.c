@@ -12,6 +12,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "canvas.h"
+#include "core/lookalike.h"
 
 /* One SVG element: name and attribute names are literals of this file;
  * values and text are copies. */
@@ -201,12 +202,24 @@ void ord_canvas_resize(struct ord_canvas *cv, double width, double height)
 	cv->h = height;
 }
 
+/* text as a picture draws it: a character a reader does not see, or that
+ * turns the text after it backwards (a name of a game made before `new`
+ * refused them, or of a referee's own build: threat model, attack 41),
+ * shown escaped (\u202e) as the report shows it. */
+static char *drawn(const char *text)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_buf_add_name_shown(&b, text ? text : "");
+	return b.alloc ? b.buf : ord_strdup("");
+}
+
 void ord_canvas_title(struct ord_canvas *cv, const char *title, const char *desc)
 {
 	free(cv->title);
 	free(cv->desc);
-	cv->title = ord_strdup(title);
-	cv->desc = ord_strdup(desc);
+	cv->title = title ? drawn(title) : NULL;
+	cv->desc = desc ? drawn(desc) : NULL;
 }
 
 /* A rule of a number, and its unit ("" for none). */
@@ -374,7 +387,7 @@ void ord_canvas_tip(struct ord_canvas *cv, const char *text)
 {
 	struct node *t = put(cv, "title", NULL);
 
-	t->text = ord_strdup(text);
+	t->text = text ? drawn(text) : NULL;
 }
 
 /* ---- shapes ---- */
@@ -482,7 +495,7 @@ void ord_canvas_text(struct ord_canvas *cv, double x, double y, const char *text
 
 	node_num(n, "x", x);
 	node_num(n, "y", y);
-	n->text = ord_strdup(text ? text : "");
+	n->text = drawn(text);
 }
 
 void ord_canvas_text_fit(struct ord_canvas *cv, double x, double y, const char *text,
@@ -491,8 +504,9 @@ void ord_canvas_text_fit(struct ord_canvas *cv, double x, double y, const char *
 	struct node *n = put(cv, "text", cls);
 	double w, fs = font_size;
 	struct ord_buf b = ORD_BUF_INIT;
-	char style[48];
+	char style[48], *shown = drawn(text);
 
+	text = shown;
 	node_num(n, "x", x);
 	node_num(n, "y", y);
 	/* the widths are DejaVu Sans's: a tenth kept for a bold face */
@@ -520,6 +534,7 @@ void ord_canvas_text_fit(struct ord_canvas *cv, double x, double y, const char *
 	}
 	/* (the whole of a title is the document's <title>) */
 	n->text = b.alloc ? b.buf : ord_strdup("");
+	free(shown);
 }
 
 /* ---- layout ---- */

@@ -111,6 +111,13 @@ expect_line "$OUT" "^  R3 \\\\u202esreissariuC deR \\(red, heavy_cavalry\\): 8 f
 expect_in "$OUT" "  R2 Blue Hussars"$'\u00a0'" (red, skirmishers)"
 expect_not_in "$OUT" $'\u202e'
 expect_not_in "$OUT" $'\u200b'
+# the chart draws them escaped too (its labels, tips and title; the
+# old game has no positions for a map)
+expect_exit 0 ord chart old.game --referee -o old-map.svg
+grep -q 'u202esreissariuC deR' old-map.svg || fail "the chart does not draw R3's name escaped"
+grep -q 'Crossroads\\u200b (old)' old-map.svg || fail "the chart's title is not escaped"
+! grep -q $'\u202e' old-map.svg || fail "the chart draws a right-to-left override"
+! grep -q $'\u200b' old-map.svg || fail "the chart draws a zero-width space"
 # the player's own report of the bundle, on his machine, alike
 expect_exit 0 ord export old.game --turn 1
 printf '%s\n' "$OUT" >old-turn-1.xml

@@ -126,6 +126,52 @@ START_TEST(test_svg_document)
 }
 END_TEST
 
+/* A name that hides a character or turns the text after it backwards (a
+ * game made before new refused them: threat model, attack 41) is drawn
+ * with it escaped, as the report shows it, in a text, a fitted text, a
+ * tip and the title; the Danish letters and signs as they are. */
+START_TEST(test_hidden_characters_shown)
+{
+	struct ord_canvas *cv;
+	struct ord_buf b = ORD_BUF_INIT;
+	xmlDocPtr doc;
+	char *s;
+
+	ord_canvas_new(&cv, 400, 120);
+	ord_canvas_title(cv, "Crossroads\xe2\x80\x8b (old)", NULL);
+	ord_canvas_style(cv, "t", &(struct ord_style){ .fill = "#000000", .font_size = 12 });
+	ord_canvas_layer(cv, "units");
+	ord_canvas_begin(cv, "unit-R3", "unit", 0, 0, 0);
+	ord_canvas_text(cv, 10, 20, "\xe2\x80\xaesreissariuC deR", "t");
+	ord_canvas_text_fit(cv, 10, 40, "Blue\xe2\x80\x8b Hussars", "t", 12, 300);
+	ord_canvas_tip(cv, "R3 \xe2\x81\xa6x");
+	ord_canvas_text(cv, 10, 60, "J\xc3\xa6gerkorps \xe2\x88\x92 1", "t");
+	ord_canvas_end(cv);
+	ck_assert_int_eq(ord_canvas_svg(cv, &b), 0);
+	doc = parse(&b);
+	s = xpath_str(doc, "string(//s:text[1])");
+	ck_assert_str_eq(s, "\\u202esreissariuC deR");
+	xmlFree(s);
+	s = xpath_str(doc, "string(//s:text[2])");
+	ck_assert_str_eq(s, "Blue\\u200b Hussars");
+	xmlFree(s);
+	s = xpath_str(doc, "string(//s:text[3])");
+	ck_assert_str_eq(s, "J\xc3\xa6gerkorps \xe2\x88\x92 1");
+	xmlFree(s);
+	s = xpath_str(doc, "string(//s:g/s:title)");
+	ck_assert_str_eq(s, "R3 \\u2066x");
+	xmlFree(s);
+	s = xpath_str(doc, "string(/s:svg/s:title)");
+	ck_assert_str_eq(s, "Crossroads\\u200b (old)");
+	xmlFree(s);
+	ck_assert_ptr_null(strstr(b.buf, "\xe2\x80\xae"));
+	ck_assert_ptr_null(strstr(b.buf, "\xe2\x80\x8b"));
+	xmlFreeDoc(doc);
+	ord_buf_release(&b);
+	ord_canvas_free(cv);
+}
+END_TEST
+
 START_TEST(test_deterministic)
 {
 	struct ord_canvas *a, *c;
@@ -768,6 +814,7 @@ Suite *ord_test_suite(void)
 	TCase *tc = tcase_create("canvas");
 
 	tcase_add_test(tc, test_svg_document);
+	tcase_add_test(tc, test_hidden_characters_shown);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_mistakes_reported);
 	tcase_add_test(tc, test_free_spot);
