@@ -239,18 +239,26 @@ static int replaces_protected(const char *path, const char *target)
 	return hit;
 }
 
+/* The directory path's file is in ("." for a bare name, "/" at the top). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = ord_strdup(slash ? path : ".");
+
+	if (slash)
+		dir[slash == path ? 1 : slash - path] = '\0';
+	return dir;
+}
+
 /* A file not there yet: path, when its directory is one this run may
  * create a file in (a missing directory is said now, before the change a
  * head signs is committed, not after it); NULL, said, when not. */
 static char *new_file(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = ord_strdup(slash ? path : ".");
+	char *dir = dir_of(path);
 	struct stat st;
 	int ok = 0;
 
-	if (slash)
-		dir[slash == path ? 1 : slash - path] = '\0';
 	/* in the words of a game file that cannot be created (store.c) */
 	if (stat(dir, &st) < 0 && errno == ENOENT)
 		say("cannot create '%s': directory '%s' does not exist", path, dir);
@@ -341,14 +349,11 @@ static void sweep_stale(const char *target)
 	const char *slash = strrchr(target, '/');
 	const char *base = slash ? slash + 1 : target;
 	size_t blen = strlen(base);
-	char *dir = ord_strdup(slash ? target : ".");
+	char *dir = dir_of(target);
 	time_t now = time(NULL);
 	struct dirent *e;
-	DIR *d;
+	DIR *d = opendir(dir);
 
-	if (slash)
-		dir[slash == target ? 1 : slash - target] = '\0';
-	d = opendir(dir);
 	while (d && (e = readdir(d))) {
 		const char *p = e->d_name + blen + 5;
 		struct ord_buf f = ORD_BUF_INIT;

@@ -30,24 +30,6 @@ int ord_name_char_hidden(uint32_t c)
 	       (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE0FFF);
 }
 
-int ord_name_hidden(const char *s, unsigned *col, uint32_t *cp)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
-	unsigned n = 1;
-
-	for (; p < end; n++) {
-		uint32_t c = 0;
-		size_t k = ord_utf8_decode(p, end, &c);
-		if (!k || ord_name_char_hidden(c)) {
-			*col = n;
-			*cp = k ? c : p[0];
-			return k ? 1 : -1;
-		}
-		p += k;
-	}
-	return 0;
-}
-
 /* A blank other than the space: shown as one, folded to one. */
 static int blank(uint32_t c)
 {
@@ -239,58 +221,4 @@ void ord_name_skeleton(struct ord_buf *out, const char *s)
 	if (!out->buf)
 		ord_buf_adds(out, "");
 	ord_buf_release(&composed);
-}
-
-/* s with every character ord_name_char_hidden names escaped; lines kept
- * (a report's) or shown as \n (a message's), at most max characters and
- * an ellipsis. */
-static void add_name(struct ord_buf *b, const char *s, int lines, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
-	size_t n = 0;
-
-	while (p < end) {
-		uint32_t c = 0;
-		size_t k = ord_utf8_decode(p, end, &c);
-		if (n++ == max) {
-			ord_buf_adds(b, "\xe2\x80\xa6"); /* … */
-			return;
-		}
-		if (!k) {
-			ord_buf_addf(b, "\\x%02x", p[0]); /* no UTF-8: the byte */
-			p++;
-		} else if (c == '\n') {
-			ord_buf_adds(b, lines ? "\n" : "\\n"); /* a line of its own, as written */
-			p++;
-		} else if (c == '\t') {
-			ord_buf_adds(b, "\\t");
-			p++;
-		} else if (c < 0x80 && ord_name_char_hidden(c)) {
-			ord_buf_addf(b, "\\x%02x", (unsigned)c);
-			p++;
-		} else if (ord_name_char_hidden(c)) {
-			ord_buf_addf(b, "\\u%04x", (unsigned)c);
-			p += k;
-		} else {
-			ord_buf_add(b, p, k);
-			p += k;
-		}
-	}
-}
-
-void ord_buf_add_name_shown(struct ord_buf *b, const char *s)
-{
-	add_name(b, s, 1, (size_t)-1);
-}
-
-void ord_buf_add_name_line(struct ord_buf *b, const char *s)
-{
-	add_name(b, s, 0, (size_t)-1);
-}
-
-void ord_buf_add_name_quoted(struct ord_buf *b, const char *s, size_t max)
-{
-	ord_buf_addch(b, '\'');
-	add_name(b, s, 0, max);
-	ord_buf_addch(b, '\'');
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "orderly.h"
+#include "core/lookalike.h"
 
 size_t ord_utf8_decode(const unsigned char *s, const unsigned char *end, uint32_t *cp)
 {
@@ -104,7 +105,10 @@ static int unshowable(uint32_t c)
 	       (c >= 0x2066 && c <= 0x2069) || c == 0xFEFF;
 }
 
-int ord_text_unshowable(const char *s, unsigned *col, uint32_t *cp)
+/* The first character of s that hidden names (or a byte that is no
+ * UTF-8): 1 (or -1) with its 1-based column and code point (or byte), 0
+ * when there is none. */
+static int first_hidden(const char *s, unsigned *col, uint32_t *cp, int (*hidden)(uint32_t))
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
 	unsigned n = 1;
@@ -112,7 +116,7 @@ int ord_text_unshowable(const char *s, unsigned *col, uint32_t *cp)
 	while (p < end) {
 		uint32_t c = 0;
 		size_t k = ord_utf8_decode(p, end, &c);
-		if (!k || unshowable(c)) {
+		if (!k || hidden(c)) {
 			*col = n;
 			*cp = k ? c : p[0];
 			return k ? 1 : -1;
@@ -123,7 +127,20 @@ int ord_text_unshowable(const char *s, unsigned *col, uint32_t *cp)
 	return 0;
 }
 
-static void add_shown(struct ord_buf *b, const char *s, size_t max)
+int ord_text_unshowable(const char *s, unsigned *col, uint32_t *cp)
+{
+	return first_hidden(s, col, cp, unshowable);
+}
+
+int ord_name_hidden(const char *s, unsigned *col, uint32_t *cp)
+{
+	return first_hidden(s, col, cp, ord_name_char_hidden);
+}
+
+/* s with every character hidden names escaped (\x1b, \u202e, a byte that
+ * is no UTF-8 as \x..), at most max characters and an ellipsis; a newline
+ * kept when lines is set (a report's lines), else shown as \n. */
+static void add_escaped(struct ord_buf *b, const char *s, size_t max, int (*hidden)(uint32_t), int lines)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
 	size_t n = 0;
@@ -141,19 +158,41 @@ static void add_shown(struct ord_buf *b, const char *s, size_t max)
 			continue;
 		}
 		if (c == '\n')
-			ord_buf_adds(b, "\\n");
+			ord_buf_adds(b, lines ? "\n" : "\\n");
 		else if (c == '\r')
 			ord_buf_adds(b, "\\r");
 		else if (c == '\t')
 			ord_buf_adds(b, "\\t");
-		else if (c < 0x80 && unshowable(c))
+		else if (c < 0x80 && hidden(c))
 			ord_buf_addf(b, "\\x%02x", (unsigned)c);
-		else if (unshowable(c))
+		else if (hidden(c))
 			ord_buf_addf(b, "\\u%04x", (unsigned)c);
 		else
 			ord_buf_add(b, (const char *)p, k);
 		p += k;
 	}
+}
+
+static void add_shown(struct ord_buf *b, const char *s, size_t max)
+{
+	add_escaped(b, s, max, unshowable, 0);
+}
+
+void ord_buf_add_name_shown(struct ord_buf *b, const char *s)
+{
+	add_escaped(b, s, (size_t)-1, ord_name_char_hidden, 1);
+}
+
+void ord_buf_add_name_line(struct ord_buf *b, const char *s)
+{
+	add_escaped(b, s, (size_t)-1, ord_name_char_hidden, 0);
+}
+
+void ord_buf_add_name_quoted(struct ord_buf *b, const char *s, size_t max)
+{
+	ord_buf_addch(b, '\'');
+	add_escaped(b, s, max, ord_name_char_hidden, 0);
+	ord_buf_addch(b, '\'');
 }
 
 void ord_buf_add_shown(struct ord_buf *b, const char *s)
