@@ -100,8 +100,16 @@ static void put_order(void *ud, unsigned line, const char *order)
 		ord_buf_add_xml(o->xml, order);
 		ord_buf_adds(o->xml, "</order>\n");
 	}
-	if (o->text)
-		ord_buf_addf(o->text, "  %s\n", order);
+	/* a player's words (a target's name, a new company's) shown as a
+	 * unit's name is: a bidirectional override or a C1 control in them
+	 * escaped (\u202e), never acted on by the reader's terminal (attack
+	 * 43; a sheet stored before the submit refused them, or by a
+	 * referee's own build) */
+	if (o->text) {
+		ord_buf_adds(o->text, "  ");
+		ord_buf_add_name_line(o->text, order);
+		ord_buf_addch(o->text, '\n');
+	}
 }
 
 static void put_sheet(const struct ord_report_src *src, const struct out *o, const char *side,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/game.h"
+#include "core/lookalike.h"
 #include "core/phase.h"
 
 #define MAX_SHEET_BYTES (16u << 20)
@@ -171,6 +172,7 @@ void ord_reading_marks_release(struct ord_reading_marks *m)
 static void add_reading(struct ord_game *g, const struct ord_sheet *sheet, const struct ord_diag *d,
 			size_t from, size_t to, struct ord_buf *out, struct ord_reading_marks *marks)
 {
+	struct ord_buf one = ORD_BUF_INIT;
 	size_t i = 0, k = from;
 	unsigned last = 0;
 
@@ -199,9 +201,14 @@ static void add_reading(struct ord_game *g, const struct ord_sheet *sheet, const
 			ord_buf_adds(out, "not accepted (see its problems): ");
 			add_mark(marks, at, line, 1, out->len, words);
 		}
-		g->notation->format(&sheet->orders[i++], out);
+		/* as every report shows an order (attack 43): what the front
+		 * door refuses in one, escaped, were it a sheet stored before */
+		ord_buf_reset(&one);
+		g->notation->format(&sheet->orders[i++], &one);
+		ord_buf_add_name_line(out, one.buf ? one.buf : "");
 		ord_buf_addch(out, '\n');
 	}
+	ord_buf_release(&one);
 }
 
 /*
@@ -265,15 +272,68 @@ static int other_notation(struct ord_game *g, const char *bytes, size_t len, str
 	return 0;
 }
 
+/* What an order says that every reader is shown (its unit as written, a
+ * code's word, a target's or a new company's name: the notation's form
+ * of it, which the reports, the web page, the judge's mails and `verify
+ * --report` print): one problem an order whose words hold a character a
+ * reader does not see or that turns what he reads (a bidirectional
+ * override, a zero-width space, a C1 control such as U+009B, which a
+ * terminal may take for an escape), at the word's column (threat model,
+ * attack 43).  A sheet's comments are no order and are shown nowhere.
+ * The front door's alone (a submit, a check, an opening): a sheet stored
+ * before is read and replayed as it was, and the seal's check of a sheet
+ * and a repeat's stand-in stay the rules'. */
+static void orders_shown(const struct ord_sheet *sheet, struct ord_diag *diag)
+{
+	size_t i, k;
+
+	for (i = 0; i < sheet->n; i++) {
+		const struct ord_order *o = &sheet->orders[i];
+		const char *s = NULL, *what = "the unit as written";
+		unsigned col = o->col, at = 0;
+		uint32_t cp = 0;
+		int h = o->unit ? ord_name_hidden(o->unit, &at, &cp) : 0;
+		struct ord_buf q = ORD_BUF_INIT;
+
+		if (h)
+			s = o->unit;
+		for (k = 0; !h && k < o->ntok; k++) {
+			const struct ord_token *t = &o->tok[k];
+			col = t->col ? t->col : o->col;
+			if (t->value && (h = ord_name_hidden(t->value, &at, &cp)) != 0) {
+				s = t->value;
+				what = t->kind == ORD_TOK_TARGET ? "its target" : "its word";
+			} else if (t->arg && (h = ord_name_hidden(t->arg, &at, &cp)) != 0) {
+				s = t->arg;
+				what = "its word";
+			}
+		}
+		if (!h)
+			continue;
+		if (s != o->unit) /* the unit is named before the message */
+			ord_buf_add_name_quoted(&q, s, 60);
+		ord_diag_add(diag, o->line, col, o->unit, NULL,
+			     "%s%s%s holds %s %s%04X at character %u (expected characters a reader sees: "
+			     "a bidirectional, zero-width, control or other unseen character in an order "
+			     "turns or hides what the referee and the other sides read of it%s)",
+			     what, q.len ? " " : "", q.len ? q.buf : "",
+			     h > 0 ? "the unseen character" : "the byte", h > 0 ? "U+" : "0x",
+			     (unsigned)cp, at,
+			     strcmp(what, "its word") ? "; name the unit by its id" : "");
+		ord_buf_release(&q);
+	}
+}
+
 /* The ruleset's check of a parsed sheet of side in ctx, which holds the
  * side's units and the units the sheet names (a partial context, or one of
  * every unit): the problems from index first on (before counted) sorted,
  * the notation of another ruleset said (other: the parse refused lines),
- * and the reading (NULL: none). */
+ * and the reading (NULL: none); shown: the front door's check of what
+ * its orders show too (orders_shown). */
 static int check_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
 		    const struct ord_sheet *sheet, int other, const char *bytes, size_t len,
 		    struct ord_diag *diag, size_t first, size_t before, struct ord_buf *reading,
-		    struct ord_reading_marks *marks)
+		    struct ord_reading_marks *marks, int shown)
 {
 	int err;
 
@@ -281,6 +341,8 @@ static int check_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
 	if (g->rs->validate_sheet && (err = g->rs->validate_sheet(ctx, sheet, diag)) != 0 &&
 	    err != ORD_EBADSHEET)
 		return err;
+	if (shown)
+		orders_shown(sheet, diag);
 	if ((err = ord_state_check(ctx)) != 0) /* a key the module did not declare */
 		return err;
 	err = ord_diag_count(diag) > before ? ORD_EBADSHEET : 0;
@@ -296,9 +358,9 @@ static int check_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
  * NULL) gets orderly's reading of it (add_reading).  The lines that parsed
  * are validated even when others did not (notation.h), so the player
  * learns every problem of his sheet in one round, in sheet order. */
-int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
-			 size_t len, struct ord_diag *diag, struct ord_buf *reading,
-			 struct ord_reading_marks *marks)
+static int check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
+		       size_t len, struct ord_diag *diag, struct ord_buf *reading,
+		       struct ord_reading_marks *marks, int shown)
 {
 	struct ord_sheet sheet;
 	struct ord_ctx ctx;
@@ -319,7 +381,8 @@ int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const c
 	loaded = 1;
 	if ((err = ord_game_load_side_ctx(g, &ctx, turn, side, &sheet)) != 0)
 		goto out;
-	err = check_in(g, &ctx, side, &sheet, other, bytes, len, diag, first, before, reading, marks);
+	err = check_in(g, &ctx, side, &sheet, other, bytes, len, diag, first, before, reading,
+		       marks, shown);
 out:
 	if (loaded) {
 		ord_ctx_release(&ctx);
@@ -327,6 +390,13 @@ out:
 	}
 	ord_sheet_release(&sheet);
 	return err;
+}
+
+int ord_game_check_bytes(struct ord_game *g, int turn, const char *side, const char *bytes,
+			 size_t len, struct ord_diag *diag, struct ord_buf *reading,
+			 struct ord_reading_marks *marks)
+{
+	return check_bytes(g, turn, side, bytes, len, diag, reading, marks, 0);
 }
 
 int ord_game_check_bytes_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
@@ -340,7 +410,7 @@ int ord_game_check_bytes_in(struct ord_game *g, struct ord_ctx *ctx, const char 
 	err = ord_game_parse_sheet(g, &sheet, bytes, len, diag);
 	if (!err || err == ORD_EBADSHEET)
 		err = check_in(g, ctx, side, &sheet, err == ORD_EBADSHEET, bytes, len, diag, first,
-			       before, NULL, NULL);
+			       before, NULL, NULL, 0);
 	ctx->side = NULL;
 	ord_sheet_release(&sheet);
 	return err;
@@ -425,7 +495,7 @@ static int validate_bytes(struct ord_game *g, int turn, const char *side, const 
 			     "the sheet is empty (expected one order per line: a unit, then its codes; a side that orders nothing submits a comment, such as '# no orders')");
 		err = ORD_EBADSHEET;
 	} else {
-		err = ord_game_check_bytes(g, turn, side, bytes, len, diag, reading, marks);
+		err = check_bytes(g, turn, side, bytes, len, diag, reading, marks, 1);
 	}
 	if (err != ORD_EBADSHEET)
 		return err;

@@ -42,6 +42,11 @@
  *       stand-in's text names the policy, its nonce is derived as any
  *       stand-in's, the seal names the sides held, and the chain and the
  *       heads are made again
+ *   ord_forge recommit GAME SIDE TURN
+ *       SIDE's sheets of TURN, their bytes edited with the sqlite3 shell,
+ *       committed again with their own nonces (rows and log), then
+ *       rechain: the sheet as a referee's own build, without the submit's
+ *       checks, would have stored it (before the seal)
  *   ord_forge stand-in-resolve GAME
  *       resolve the current phase of a witnessed game with the host's
  *       chain standing in for every side that has not revealed its link,
@@ -596,7 +601,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|seal-wait|stand-in-resolve|sign-close|sign-receipt|export GAME [ARG...]\n");
+			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|recommit|seal-wait|stand-in-resolve|sign-close|sign-receipt|export GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
@@ -651,6 +656,16 @@ int main(int argc, char **argv)
 		units_root(g, atoi(argv[3]));
 	} else if (!strcmp(argv[1], "digest") && argc == 4) {
 		digest(g, atoll(argv[3]));
+	} else if (!strcmp(argv[1], "recommit") && argc == 5) {
+		unsigned char sc[32];
+		sqlite3_stmt *st = prep(g->db, "SELECT seed_commitment FROM turn WHERE turn = ?");
+		sqlite3_bind_int(st, 1, atoi(argv[4]));
+		if (sqlite3_step(st) != SQLITE_ROW)
+			die("no such turn");
+		memcpy(sc, sqlite3_column_blob(st, 0), 32);
+		sqlite3_finalize(st);
+		recommit_sheets(g, atoi(argv[4]), sc, argv[3], NULL);
+		rechain(g);
 	} else if (!strcmp(argv[1], "stand-in-nonce") && argc == 5) {
 		unsigned char nonce[32], sc[32];
 		sqlite3_stmt *st = prep(g->db, "SELECT seed_commitment FROM turn WHERE turn = ?");

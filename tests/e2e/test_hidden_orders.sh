@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# test_hidden_orders.sh - a player's words in his orders reach every
+# reader (threat model, attack 43): a Krigsspil split names its new
+# companies freely (`OD @"1. Komp" @"2. Komp"`), and what an order says is
+# printed by `orderly report` (the referee's terminal from the submit on,
+# every side's after the exchange), the judge's report mails, the web page
+# and a player's `verify --report`.  The submit and `orderly check` refuse
+# an order whose words hold a character a reader does not see or that
+# turns what he reads (a right-to-left override U+202E, a C1 control
+# U+009B that a terminal may take for an escape), naming its line, column
+# and character, nothing stored; a comment holding one is taken (no report
+# shows a comment).  A sheet stored so anyway (an orderly before this one,
+# or a referee's own build: mounted here with the sqlite3 shell and
+# ord_forge recommit) is read, sealed and verified as it is, and every
+# report shows the character escaped (\u202e), never acted on.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+need_sqlite3
+need_forge
+KS=$SRC/rulesets/krigsspil/examples
+cd "$TMP"
+G=ks.orderly
+RLO=$(printf '\xe2\x80\xae')
+CSI=$(printf '\xc2\x9b')
+UNIT='Slesvigske Jægerkorps'
+
+expect_exit 0 ord new "$G" --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+sheets() { sql "$G" "SELECT count(*) FROM sheet"; }
+
+# ---- the submit refuses an order whose words hold a right-to-left override
+printf '%s: OD @"1. Komp%s ynapmoK .2 :ebavl" @"3. Komp"\n' "$UNIT" "$RLO" >rlo.txt
+expect_exit 65 ord submit "$G" --side danske rlo.txt
+expect_in "$ERR" "rlo.txt:1:27: unit '$UNIT': its target '1. Komp\\u202e ynapmoK .2 :ebavl' holds the unseen character U+202E at character 8 (expected characters a reader sees"
+expect_in "$ERR" "sheet rejected: 1 problem"
+expect_not_in "$ERR" "$RLO"
+expect_eq "$(sheets)" 0 "sheets after a refused sheet"
+
+# ... and a C1 control (CSI, ESC [ to a terminal that acts on C1 controls)
+printf '%s: OD @"1. Komp" @"x%s2J%s31m"\n' "$UNIT" "$CSI" "$CSI" >csi.txt
+expect_exit 65 ord submit "$G" --side danske csi.txt
+expect_in "$ERR" "csi.txt:1:38: unit '$UNIT': its target 'x\\u009b2J\\u009b31m' holds the unseen character U+009B at character 2"
+expect_not_in "$ERR" "$CSI"
+expect_eq "$(sheets)" 0 "sheets after a refused sheet"
+
+# ... a unit written with one (a name of a game made before could hold it)
+printf '1. Komp%s: H\n' "$RLO" >unit.txt
+expect_exit 65 ord submit "$G" --side danske unit.txt
+expect_in "$ERR" "unit.txt:1:1: unit '1. Komp\\u202e': the unit as written holds the unseen character U+202E at character 8"
+
+# the player's own check says so before he hands it in, nothing stored
+expect_exit 65 ord check rlo.txt --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+expect_in "$ERR" "rlo.txt:1:27: unit '$UNIT': its target '1. Komp\\u202e ynapmoK .2 :ebavl' holds the unseen character U+202E"
+expect_in "$OUT" "not accepted (see its problems): $UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\""
+expect_not_in "$OUT" "$RLO"
+
+# ---- a comment may hold one: it is no order, and no report shows it
+printf '%s: OD @"1. Komp" @"2. Komp"   # %snote\n' "$UNIT" "$RLO" >honest.txt
+expect_exit 0 ord submit "$G" --side danske honest.txt
+expect_eq "$(sheets)" 1 "sheets after the honest sheet"
+expect_exit 0 ord report "$G" --referee
+expect_in "$OUT" "$UNIT: OD @\"1. Komp\" @\"2. Komp\""
+expect_not_in "$OUT" "$RLO"
+
+# ---- stored anyway, by a referee's own build: the sheet's bytes edited,
+# committed again with its nonce, the chain made again
+sql "$G" "UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), '\"1. Komp\"', '\"1. Komp' || char(0x202e) || ' ynapmoK .2 :ebavl\"') AS BLOB)"
+"$FORGE" recommit "$G" danske 1 || fail "ord_forge recommit"
+expect_exit 0 ord audit "$G"
+# the referee's report shows the override escaped, on his terminal too
+expect_exit 0 ord report "$G" --referee
+expect_in "$OUT" "$UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\" @\"2. Komp\""
+expect_not_in "$OUT" "$RLO"
+
+# sealed, played and exchanged as it is: the rules take it, and so does
+# every check (the refusal is the submit's); each side's report and the
+# player's verify --report show it escaped
+expect_exit 0 ord seal "$G" --force
+resolve_rest "$G"
+expect_exit 0 ord exchange "$G" --head exchange-1.head
+expect_exit 0 ord report "$G" --side allierede --turn 1
+expect_in "$OUT" "$UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\""
+expect_not_in "$OUT" "$RLO"
+expect_exit 0 ord export "$G" --turn 1 -o turn-1.xml
+KEY=$(ord info "$G" | sed -n 's/^key: *//p')
+expect_exit 0 ord verify turn-1.xml --pubkey "$KEY" --head exchange-1.head --report allierede
+expect_in "$ERR" "verified: every check holds"
+expect_in "$OUT" "$UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\""
+expect_not_in "$OUT" "$RLO"
+note "ok"
