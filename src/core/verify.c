@@ -1412,6 +1412,50 @@ static void note_deadline_moved(struct vr *x, const struct ord_rec_entry *dl, in
 	ord_buf_release(&was);
 }
 
+/* A seal that held no side, made before the deadline it kept or at one
+ * brought forward to it (attack 44): every side had handed in, but the
+ * referee (or the host) closed the sheets before the time each had been
+ * given to send another version, and chose the moment; with it, in a
+ * refereed game without witnessed dice, the versions the dice key is made
+ * of (he holds the seed: "When the referee seals").  `seal` needs no
+ * --force when every side is in, so the seal's entry said nothing of it,
+ * and verify's line read as a seal at the deadline.  Noted, not failed:
+ * closing early once everybody is in is the referee's right, and common;
+ * the players see that it was done, and when. */
+static void note_sealed_early(struct vr *x, const struct ord_rec_entry *dl, int64_t d,
+			      const struct ord_rec_entry *prev, int refless)
+{
+	struct ord_buf at = ORD_BUF_INIT, set = ORD_BUF_INIT, to = ORD_BUF_INIT, was = ORD_BUF_INIT;
+	int64_t pd = prev ? deadline_of(prev) : 0;
+	const char *who = refless ? "host" : "referee";
+	const char *dice = refless || (x->have_cfg && x->cfg.witnessed)
+				   ? ""
+				   : ", and with it which versions the turn's dice key is made of (the "
+				     "seed, which he holds, and the sealed sheets' commitments)";
+
+	ord_when_format(&at, x->seal->at, NULL);
+	ord_when_format(&set, dl->at, NULL);
+	ord_when_format(&to, d, NULL);
+	if (pd > 0)
+		ord_when_format(&was, pd, NULL);
+	if (x->seal->at < d)
+		ord_vout_note(x->v,
+			      "seal: the sheets were closed at %s (entry %lld), before the deadline of %s (entry %lld), every side having handed in: each could still have sent another version until then; the %s chose when to seal%s",
+			      at.buf, (long long)x->seal->seq, to.buf, (long long)dl->seq, who, dice);
+	else if (dl->at >= d && pd >= dl->at)
+		ord_vout_note(x->v,
+			      "seal: the deadline it kept (entry %lld) was set at %s to %s, a time already past, where the one before it gave until %s: every side had handed in, but none had the time it had been given to send another version; the %s chose when to seal%s",
+			      (long long)dl->seq, set.buf, to.buf, was.buf, who, dice);
+	else if (pd > d)
+		ord_vout_note(x->v,
+			      "seal: the deadline it kept (entry %lld) was brought forward from %s to %s: every side had handed in, but none had the time it had been given to send another version; the %s chose when to seal%s",
+			      (long long)dl->seq, was.buf, to.buf, who, dice);
+	ord_buf_release(&at);
+	ord_buf_release(&set);
+	ord_buf_release(&to);
+	ord_buf_release(&was);
+}
+
 /* The last deadline logged before the seal, and in *prev the one before
  * it (NULL: none). */
 static const struct ord_rec_entry *seal_deadline(const struct vr *x, const struct ord_rec_entry **prev)
@@ -1726,6 +1770,11 @@ static void check_seal(struct vr *x)
 	if (held.len && !(forced && !strcmp(forced, "1")) && (dl = seal_deadline(x, &prev)) &&
 	    (d = deadline_of(dl)) > 0 && x->seal->at > d)
 		note_deadline_moved(x, dl, d, prev, held.buf);
+	/* ... and a seal with every side in, before the time they were given
+	 * (attack 44) */
+	if (x->v->failures == bad && !held.len && (dl = seal_deadline(x, &prev)) &&
+	    (d = deadline_of(dl)) > 0)
+		note_sealed_early(x, dl, d, prev, refless);
 	/* ... and so is a side whose passphrase proofs by mail were
 	 * suspended near the deadline (attack 37) */
 	if (held.len)

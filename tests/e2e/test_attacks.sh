@@ -1109,6 +1109,17 @@ expect_exit 0 ord deadline fwd.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
 expect_exit 0 ord new missed.game --scenario scenario.xml
 expect_exit 0 ord deadline missed.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
 expect_exit 0 ord submit missed.game --side red "$BFIX/red-1b.txt"
+# every side in by a deadline kept: no note (44); brought forward with
+# every side in, then sealed at it: noted as a seal before the time given
+expect_exit 0 ord new intime.game --scenario scenario.xml
+expect_exit 0 ord deadline intime.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
+expect_exit 0 ord submit intime.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord submit intime.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord new fwdall.game --scenario scenario.xml
+expect_exit 0 ord deadline fwdall.game "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit fwdall.game --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord submit fwdall.game --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord deadline fwdall.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
 # the other way: the deadline set again once it had passed, a late
 # sheet taken (the referee's extension; a side that kept its time sees
 # the late sheet stand): said
@@ -1118,6 +1129,12 @@ expect_exit 0 ord submit ext.game --side red "$BFIX/red-1b.txt"
 while (($(date +%s) <= SOON)); do sleep 0.2; done
 expect_exit 0 ord seal fwd.game
 expect_exit 0 ord seal missed.game
+expect_exit 0 ord seal intime.game
+expect_exit 0 ord audit intime.game
+expect_not_in "$OUT" "note: seal:"
+expect_exit 0 ord seal fwdall.game
+expect_exit 0 ord audit fwdall.game
+expect_line "$OUT" "note: seal: the deadline it kept \(entry [0-9]+\) was brought forward from [-0-9T:]+Z to [-0-9T:]+Z: every side had handed in, but none had the time it had been given to send another version; the referee chose when to seal"
 expect_exit 0 ord audit missed.game
 expect_in "$OUT" "the NMR policy stood in for blue"
 expect_not_in "$OUT" "note: seal:"
@@ -1442,6 +1459,48 @@ expect_exit 0 ord verify $g.xml --pubkey "$(pubkey $g)"
 expect_not_in "$OUT" "stood in"
 expect_exit 0 ord audit $g
 note "40: a turn sealed without a side under the NMR policy 'wait' is caught by the seal's check"
+
+# ------------------------------------------------------------ 44. the sheets closed early, every side in
+# (found by the red team of the fortieth session) `seal` needs no --force
+# once every side has handed in: the referee, who holds the seed, works
+# out the dice each time a version comes in and seals, two days before the
+# deadline, at the versions whose dice he likes, leaving the sides none of
+# the time they were given to send another.  The seal's entry logged
+# nothing of it, and verify and the audit said only "seals the latest
+# sheet of each of the 2 sides", as of a seal at the deadline.  Now noted.
+g=early.game
+expect_exit 0 ord new $g --scenario scenario.xml --head $g.open.head
+expect_exit 0 ord deadline $g "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit $g --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit $g --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal $g
+resolve_rest $g
+expect_exit 0 ord exchange $g --head $g.exchange.head
+export_bundle $g 1 $g.xml
+expect_exit 0 ord verify $g.xml --pubkey "$(pubkey $g)" --head $g.open.head --head $g.exchange.head
+expect_in "$OUT" "verified: every check holds"
+expect_line "$OUT" "note: seal: the sheets were closed at [-0-9T:]+Z \(entry [0-9]+\), before the deadline of [-0-9T:]+Z \(entry [0-9]+\), every side having handed in: each could still have sent another version until then; the referee chose when to seal, and with it which versions the turn's dice key is made of"
+expect_exit 0 ord audit $g
+expect_in "$OUT" "note: seal: the sheets were closed at"
+# forced, with no side missing: the same note beside its line
+g=early-forced.game
+expect_exit 0 ord new $g --scenario scenario.xml
+expect_exit 0 ord deadline $g "$(date -u -d '+2 days' +%FT%TZ)"
+expect_exit 0 ord submit $g --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit $g --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal $g --force
+expect_exit 0 ord audit $g
+expect_in "$OUT" "the seal forced by the referee before the deadline (no side was missing)"
+expect_in "$OUT" "note: seal: the sheets were closed at"
+# no deadline set: nothing was given, nothing is noted
+g=early-none.game
+expect_exit 0 ord new $g --scenario scenario.xml
+expect_exit 0 ord submit $g --side blue "$BFIX/blue-1.txt"
+expect_exit 0 ord submit $g --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord seal $g
+expect_exit 0 ord audit $g
+expect_not_in "$OUT" "note: seal:"
+note "44: the sheets closed before the deadline with every side in are noted"
 
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
