@@ -283,6 +283,33 @@ static int other_notation(struct ord_game *g, const char *bytes, size_t len, str
  * The front door's alone (a submit, a check, an opening): a sheet stored
  * before is read and replayed as it was, and the seal's check of a sheet
  * and a repeat's stand-in stay the rules'. */
+/* Does s hold a character ord_name_char_hidden names, or a byte that is
+ * no UTF-8?  Printable ASCII, nearly all of a sheet, a byte at a time;
+ * only a character beyond it decoded (an arrow, a fraction, a Danish
+ * letter): ord_name_hidden, which counts the column too, took a sixth of
+ * a submit's instructions for it. */
+static int hides(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (;;) {
+		uint32_t c;
+		size_t k;
+
+		while ((unsigned char)(*p - 0x20) < 0x5F)
+			p++;
+		if (!*p)
+			return 0;
+		if (*p < 0x80)
+			return 1; /* a control or DEL */
+		/* a character's 4 bytes at most: the decoder stops at the NUL,
+		 * which is no continuation byte, before any byte past it */
+		if (!(k = ord_utf8_decode(p, p + 4, &c)) || ord_name_char_hidden(c))
+			return 1;
+		p += k;
+	}
+}
+
 static void orders_shown(const struct ord_sheet *sheet, struct ord_diag *diag)
 {
 	size_t i, k;
@@ -292,7 +319,7 @@ static void orders_shown(const struct ord_sheet *sheet, struct ord_diag *diag)
 		const char *s = NULL, *what = "the unit as written";
 		unsigned col = o->col, at = 0;
 		uint32_t cp = 0;
-		int h = o->unit ? ord_name_hidden(o->unit, &at, &cp) : 0;
+		int h = o->unit && hides(o->unit) ? ord_name_hidden(o->unit, &at, &cp) : 0;
 		struct ord_buf q = ORD_BUF_INIT;
 
 		if (h)
@@ -300,10 +327,12 @@ static void orders_shown(const struct ord_sheet *sheet, struct ord_diag *diag)
 		for (k = 0; !h && k < o->ntok; k++) {
 			const struct ord_token *t = &o->tok[k];
 			col = t->col ? t->col : o->col;
-			if (t->value && (h = ord_name_hidden(t->value, &at, &cp)) != 0) {
+			if (t->value && hides(t->value) &&
+			    (h = ord_name_hidden(t->value, &at, &cp)) != 0) {
 				s = t->value;
 				what = t->kind == ORD_TOK_TARGET ? "its target" : "its word";
-			} else if (t->arg && (h = ord_name_hidden(t->arg, &at, &cp)) != 0) {
+			} else if (t->arg && hides(t->arg) &&
+				   (h = ord_name_hidden(t->arg, &at, &cp)) != 0) {
 				s = t->arg;
 				what = "its word";
 			}
