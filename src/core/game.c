@@ -11,6 +11,7 @@
 #include "core/argcheck.h"
 #include "core/game.h"
 #include "core/game_mail.h"
+#include "core/lookalike.h"
 #include "core/phase.h"
 #include "core/scenario.h"
 
@@ -1481,8 +1482,12 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		ord_buf_add_xml(out, g->title);
 		ord_buf_adds(out, "</title>\n");
 	} else {
-		ord_buf_addf(out, "game:      %s\nruleset:   %s\ngame id:   %s\n", g->title,
-			     g->rs->name, gid);
+		/* the title as a report shows it: a game made before new
+		 * refused an unseen character in it shows it escaped (attack
+		 * 41), on the referee's terminal too */
+		ord_buf_adds(out, "game:      ");
+		ord_buf_add_name_line(out, g->title);
+		ord_buf_addf(out, "\nruleset:   %s\ngame id:   %s\n", g->rs->name, gid);
 		ord_buf_addf(out, "key:       %s\n", key);
 		if (g->refereeless)
 			ord_buf_adds(out,

@@ -105,6 +105,10 @@ names_noted "  " "$OUT"
 expect_exit 0 ord audit plain.orderly
 expect_not_in "$OUT" "attack 41"
 expect_not_in "$OUT" "the game's scenario"
+# info, on the referee's terminal, as the report shows it
+expect_exit 0 ord info old.game
+expect_line "$OUT" '^game: +Crossroads\\u200b \(old\)$'
+expect_not_in "$OUT" $'\u200b'
 expect_exit 0 ord report old.game --side red --turn 1
 expect_line "$OUT" '^Crossroads\\u200b \(old\): turn 1 \(exchanged\), report for red$'
 expect_line "$OUT" "^  R3 \\\\u202esreissariuC deR \\(red, heavy_cavalry\\): 8 figures"
