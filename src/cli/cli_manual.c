@@ -5,8 +5,12 @@
  * the same words as the manual, kept in one place.
  *
  * The roff read is the man page's own small subset: .TP .B .I .BR .BI .IB
- * .IR .RB .RI .RS .RE .br .PP .IP (without a tag) .nf .fi, the escapes \- \e \& \(lq \(rq \(em and
- * font changes \fB \fI \fR \fP.
+ * .IR .RB .RI .RS .RE .br .PP .IP (without a tag) .nf .fi, the escapes \- \e \&
+ * \| \^ \~ and "\ " (an unpaddable space, which does not split a macro's
+ * arguments), the special characters of special[] as \(xx or \[xx], a Unicode
+ * character as \[uXXXX], and font changes \fB \fI \fR \fP.  An escape not
+ * known here is shown as written, never dropped: before, \(ae, \('E and
+ * \[u041D] vanished from the text ("skyttekde", "KARR", "[u041D]ussars").
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +19,77 @@
 
 extern const unsigned char ord_cli_manual[];
 extern const size_t ord_cli_manual_len;
+
+/* The special characters the man page writes (groff_char(7)), as UTF-8;
+ * the quotes as the plain ASCII a terminal shows. */
+static const struct {
+	const char *name, *text;
+} special[] = {
+	{ "lq", "\"" },     { "rq", "\"" },     { "dq", "\"" },     { "oq", "'" },
+	{ "cq", "'" },      { "aq", "'" },      { "ga", "`" },      { "ha", "^" },
+	{ "ti", "~" },      { "rs", "\\" },     { "em", "\u2014" }, { "en", "\u2013" },
+	{ "hy", "-" },      { "mi", "\u2212" }, { "mu", "\u00d7" }, { "de", "\u00b0" },
+	{ "->", "\u2192" }, { "<-", "\u2190" }, { "ua", "\u2191" }, { "da", "\u2193" },
+	{ "12", "\u00bd" }, { "14", "\u00bc" }, { "34", "\u00be" }, { "bu", "\u2022" },
+	{ "ae", "\u00e6" }, { "AE", "\u00c6" }, { "/o", "\u00f8" }, { "/O", "\u00d8" },
+	{ "oa", "\u00e5" }, { "oA", "\u00c5" }, { "'e", "\u00e9" }, { "'E", "\u00c9" },
+	{ "`e", "\u00e8" }, { ":a", "\u00e4" }, { ":o", "\u00f6" }, { ":u", "\u00fc" },
+	{ ":A", "\u00c4" }, { ":O", "\u00d6" }, { ":U", "\u00dc" }, { "ss", "\u00df" },
+};
+
+/* A Unicode character as UTF-8, from the hex digits of \[uXXXX]; 0 if they
+ * are no character. */
+static int add_code_point(struct ord_buf *out, const char *hex, size_t n)
+{
+	unsigned long c = 0;
+	size_t i;
+
+	if (n < 4 || n > 6)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int d = hex[i] >= '0' && hex[i] <= '9'   ? hex[i] - '0'
+			: hex[i] >= 'A' && hex[i] <= 'F' ? hex[i] - 'A' + 10
+			: hex[i] >= 'a' && hex[i] <= 'f' ? hex[i] - 'a' + 10
+							 : -1;
+		if (d < 0)
+			return 0;
+		c = c * 16 + (unsigned long)d;
+	}
+	if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	if (c < 0x80) {
+		ord_buf_addch(out, (char)c);
+	} else if (c < 0x800) {
+		ord_buf_addch(out, (char)(0xC0 | (c >> 6)));
+		ord_buf_addch(out, (char)(0x80 | (c & 0x3F)));
+	} else if (c < 0x10000) {
+		ord_buf_addch(out, (char)(0xE0 | (c >> 12)));
+		ord_buf_addch(out, (char)(0x80 | ((c >> 6) & 0x3F)));
+		ord_buf_addch(out, (char)(0x80 | (c & 0x3F)));
+	} else {
+		ord_buf_addch(out, (char)(0xF0 | (c >> 18)));
+		ord_buf_addch(out, (char)(0x80 | ((c >> 12) & 0x3F)));
+		ord_buf_addch(out, (char)(0x80 | ((c >> 6) & 0x3F)));
+		ord_buf_addch(out, (char)(0x80 | (c & 0x3F)));
+	}
+	return 1;
+}
+
+/* The special character name[0..n) (\(xx, \[xx], \[uXXXX]) added to out;
+ * 0 if it is none known here. */
+static int add_special(struct ord_buf *out, const char *name, size_t n)
+{
+	size_t k;
+
+	if (n > 1 && name[0] == 'u' && add_code_point(out, name + 1, n - 1))
+		return 1;
+	for (k = 0; k < sizeof(special) / sizeof(special[0]); k++)
+		if (strlen(special[k].name) == n && !strncmp(special[k].name, name, n)) {
+			ord_buf_adds(out, special[k].text);
+			return 1;
+		}
+	return 0;
+}
 
 /* Text with the escapes resolved and fonts dropped. */
 static void unescape(struct ord_buf *out, const char *s, size_t n)
@@ -27,17 +102,24 @@ static void unescape(struct ord_buf *out, const char *s, size_t n)
 			continue;
 		}
 		i++;
-		if (s[i] == '-' || s[i] == '&' || s[i] == 'e') {
-			if (s[i] != '&')
-				ord_buf_addch(out, s[i] == 'e' ? '\\' : '-');
+		if (s[i] == '-' || s[i] == 'e') {
+			ord_buf_addch(out, s[i] == 'e' ? '\\' : '-');
+		} else if (s[i] == '&' || s[i] == '|' || s[i] == '^') {
+			/* zero-width */
+		} else if (s[i] == ' ' || s[i] == '~') {
+			ord_buf_addch(out, ' ');
 		} else if (s[i] == 'f' && i + 1 < n) {
 			i++; /* \fB \fI \fR \fP */
 		} else if (s[i] == '(' && i + 2 < n) {
-			if (!strncmp(s + i + 1, "lq", 2) || !strncmp(s + i + 1, "rq", 2))
-				ord_buf_addch(out, '"');
-			else if (!strncmp(s + i + 1, "em", 2))
-				ord_buf_adds(out, "\u2014");
+			if (!add_special(out, s + i + 1, 2))
+				ord_buf_add(out, s + i - 1, 4);
 			i += 2;
+		} else if (s[i] == '[' && memchr(s + i, ']', n - i)) {
+			const char *close = memchr(s + i, ']', n - i);
+			size_t len = (size_t)(close - (s + i + 1));
+			if (!add_special(out, s + i + 1, len))
+				ord_buf_add(out, s + i - 1, len + 3);
+			i += len + 1;
 		} else {
 			ord_buf_addch(out, s[i]);
 		}
@@ -62,8 +144,9 @@ static void macro_args(struct ord_buf *out, const char *s, size_t n, const char 
 			end = i++;
 		} else {
 			start = i;
+			/* a backslash and a space is an unpaddable space, not the argument's end */
 			while (i < n && s[i] != ' ')
-				i++;
+				i += s[i] == '\\' && i + 1 < n ? 2 : 1;
 			end = i;
 		}
 		if (k++)
@@ -81,7 +164,10 @@ static void flush(struct ord_buf *out, struct ord_buf *para, int indent)
 	while (*p == ' ')
 		p++;
 	while (*p) {
-		size_t w = strcspn(p, " ");
+		size_t n = strcspn(p, " "), w = 0, i;
+		/* the word's width in characters: æ and → are one column */
+		for (i = 0; i < n; i++)
+			w += ((unsigned char)p[i] & 0xC0) != 0x80;
 		if (col && col + 1 + w > 78) {
 			ord_buf_addch(out, '\n');
 			col = 0;
@@ -93,9 +179,9 @@ static void flush(struct ord_buf *out, struct ord_buf *para, int indent)
 			ord_buf_addch(out, ' ');
 			col++;
 		}
-		ord_buf_add(out, p, w);
+		ord_buf_add(out, p, n);
 		col += w;
-		p += w;
+		p += n;
 		while (*p == ' ')
 			p++;
 	}
