@@ -84,6 +84,23 @@ static void describe_units(const struct ord_ruleset *rs, struct ord_buf *out)
 	describe_keys(rs, NULL, rs->unit_attrs, "  ", out);
 }
 
+/* `help event` is asked for the event command as `help COMMAND` is for
+ * any (the list of commands says so): its usage first, with where its
+ * options are described, then the kinds it records.  Before, only the
+ * kinds came, and a referee looking for --void or --file found none. */
+static void event_usage(struct ord_buf *out)
+{
+	const struct cli_cmd *ev = cli_find_cmd("event");
+
+	if (!ev)
+		return;
+	ord_buf_addf(out, "usage: orderly %s %s\n", ev->name, ev->usage);
+	ord_buf_addf(out,
+		     "%s; 'orderly event --help' describes its options "
+		     "(--file, --override, --void)\n\n",
+		     ev->summary);
+}
+
 static int help_event(const struct cli_cmd *cmd, const char *ruleset,
 		      void (*describe)(const struct ord_ruleset *, struct ord_buf *))
 {
@@ -103,8 +120,12 @@ static int help_event(const struct cli_cmd *cmd, const char *ruleset,
 			ord_buf_release(&names);
 			return CLI_USAGE;
 		}
+		if (describe == describe_kinds)
+			event_usage(&out);
 		describe(rs, &out);
 	} else {
+		if (describe == describe_kinds)
+			event_usage(&out);
 		ord_ruleset_names(&names);
 		list = ord_strdup(names.buf);
 		for (name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {

@@ -22,4 +22,11 @@ expect_not_in "$OUT" "[u041D]"
 run ord event --help
 expect_in "$OUT" "with æ ø å ä ö é or ae oe"
 
+# ---- help event gives the event command's usage first, with --void
+run ord help event battalion
+expect_eq "$RC" 0 "help event battalion"
+expect_line "$(head -n 1 <<<"$OUT")" "^usage: orderly event GAME KIND key=value\\.\\.\\. .*--void SEQ --reason REASON$"
+expect_in "$OUT" "'orderly event --help' describes its options (--file, --override, --void)"
+expect_in "$OUT" "Events of the battalion ruleset"
+
 note "ok"
