@@ -525,6 +525,10 @@ int ord_game_seal(ord_game *g, int force);
  * A reason that is empty or only blanks is refused (ORD_EUSAGE). */
 int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 		   const char *override_reason, struct ord_diag *diag);
+/* ord_game_event, and *seq the event's number in its turn once it is
+ * recorded (the number ord_game_void_event takes; 0 when it is not). */
+int ord_game_event_seq(ord_game *g, const char *kind, int argc, char *const *argv,
+		       const char *override_reason, struct ord_diag *diag, unsigned *seq);
 /* One event of a batch (ord_game_events). */
 struct ord_event_in {
 	const char *kind; /* the event's kind; NULL: a line the caller refused

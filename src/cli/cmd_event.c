@@ -356,7 +356,8 @@ static void print_diag(const struct ord_diag *d, const char *name)
  * a file, NULL on the command line.  Prints why it failed and returns the
  * exit status, or 0.
  */
-static int record(ord_game *g, const char *where, int nwords, char **words, const char *override)
+static int record(ord_game *g, const char *where, int nwords, char **words, const char *override,
+		  unsigned *seq)
 {
 	struct ord_buf msgs = ORD_BUF_INIT;
 	struct ord_diag diag;
@@ -364,7 +365,7 @@ static int record(ord_game *g, const char *where, int nwords, char **words, cons
 	int rc;
 
 	ord_diag_init(&diag);
-	rc = ord_game_event(g, words[0], nwords - 1, words + 1, override, &diag);
+	rc = ord_game_event_seq(g, words[0], nwords - 1, words + 1, override, &diag, seq);
 	if (diag.n) {
 		ord_diag_format(&diag, where, &msgs);
 		cli_print_lines(msgs.buf, where == NULL);
@@ -471,6 +472,7 @@ int cmd_event(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *file = NULL, *override = NULL, *void_s = NULL, *reason = NULL;
 	ord_game *g = NULL;
+	unsigned recorded = 0;
 	int rc;
 	const struct cli_opt opts[] = {
 		{ "file", &file, NULL },   { "override", &override, NULL },
@@ -526,9 +528,11 @@ int cmd_event(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = record_file(g, file, override);
 		goto out;
 	}
-	rc = record(g, NULL, argc - 2, argv + 2, override);
+	/* with its number, which event --void takes and the referee's report
+	 * lists it by, as a file's events are said */
+	rc = record(g, NULL, argc - 2, argv + 2, override, &recorded);
 	if (rc == 0)
-		printf("recorded %s\n", argv[2]);
+		printf("recorded %s (#%u)\n", argv[2], recorded);
 out:
 	if (g)
 		ord_game_free(g);

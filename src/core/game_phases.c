@@ -846,8 +846,8 @@ int ord_game_events(ord_game *g, struct ord_event_in *evs, size_t n, const char 
 	return record_events(g, evs, n, override_reason, diag, &args_refused);
 }
 
-int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
-		   const char *override_reason, struct ord_diag *diag)
+int ord_game_event_seq(ord_game *g, const char *kind, int argc, char *const *argv,
+		       const char *override_reason, struct ord_diag *diag, unsigned *seq)
 {
 	struct ord_event_in ev = { .kind = kind, .argc = argc, .argv = argv };
 	int args_refused = 0;
@@ -857,7 +857,15 @@ int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
 	if (err == ORD_EUSAGE && diag->n && args_refused)
 		ord_error_set(ORD_EUSAGE, "event '%s': %zu bad argument%s", kind, diag->n,
 			      diag->n == 1 ? "" : "s");
+	if (seq)
+		*seq = err == 0 ? ev.seq : 0;
 	return err;
+}
+
+int ord_game_event(ord_game *g, const char *kind, int argc, char *const *argv,
+		   const char *override_reason, struct ord_diag *diag)
+{
+	return ord_game_event_seq(g, kind, argc, argv, override_reason, diag, NULL);
 }
 
 struct find_event {

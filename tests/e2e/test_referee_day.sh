@@ -29,4 +29,29 @@ expect_line "$(head -n 1 <<<"$OUT")" "^usage: orderly event GAME KIND key=value\
 expect_in "$OUT" "'orderly event --help' describes its options (--file, --override, --void)"
 expect_in "$OUT" "Events of the battalion ruleset"
 
+# ---- a battalion turn: events said with their numbers
+cp "$FIX/scenario.xml" scenario.xml
+expect_exit 0 ord new g.game --scenario scenario.xml
+printf '# Blue, turn 1\nB3: ↑-C 1\nB1: ↑ 1/2\n' >blue-1.txt
+printf '# Red, turn 1\nR2 → 1/2\n' >red-1.txt
+expect_exit 0 ord submit g.game --side blue blue-1.txt
+expect_not_in "$ERR" "warning"
+expect_exit 0 ord submit g.game --side red red-1.txt
+expect_exit 0 ord seal g.game
+run ord event g.game move unit=B3 distance=9 contact=R1
+expect_eq "$RC" 0 "the charge into contact"
+expect_eq "$OUT" "recorded move (#1)" "an event said with its number"
+run ord event g.game move unit=B1 distance=4
+expect_eq "$OUT" "recorded move (#2)" "the second event's number"
+# the number said is the one --void takes
+expect_exit 0 ord event g.game --void 2 --reason "measured 4, was 3"
+run ord event g.game move unit=B1 distance=3
+expect_eq "$OUT" "recorded move (#3)" "an event recorded again, after a void"
+printf 'move unit=R2 distance=4\n' >moves.txt
+run ord event g.game --file moves.txt
+expect_eq "$OUT" "recorded 1 event(s) from moves.txt (#4 to #4)" "a file's events"
+expect_exit 0 ord resolve g.game
+expect_exit 0 ord resolve g.game --phase fire --empty
+expect_exit 0 ord resolve g.game
+
 note "ok"
