@@ -2025,6 +2025,46 @@ static int melee_ended_unrecorded(struct ord_ctx *ctx, const struct ord_unit *u)
 	return 0;
 }
 
+/* Whether u came into melee contact this turn (a move's contact=, D25)
+ * with a unit w that no melee event of the turn has fought it with, both
+ * with figures and not both routed (a routed unit is fought with no value,
+ * D5): the charge's melee, which the melee phase resolved empty would
+ * drop unseen (a referee who typed resolve once too often lost it, and
+ * the contact was said only in the movement's result).  The pair is
+ * named once, by the unit that comes first. */
+static int contact_unfought(struct ord_ctx *ctx, const struct ord_unit *u)
+{
+	struct ord_buf ids = ORD_BUF_INIT;
+	const char *p;
+	int owed = 0;
+
+	if (bat_st(ctx, u, "in_contact") != ord_ctx_turn(ctx) || bat_st(ctx, u, "figures") <= 0)
+		return 0;
+	/* a copy: finding units does not move the state's strings, but be safe */
+	ord_buf_adds(&ids, ord_state_str(ctx, u, "contact_with"));
+	for (p = ids.buf; *p && !owed;) {
+		size_t n = strcspn(p, " ");
+		char id[64];
+		struct ord_unit *w;
+
+		if (n && n < sizeof(id)) {
+			memcpy(id, p, n);
+			id[n] = '\0';
+			w = ord_ctx_find_unit(ctx, id);
+			if (w && bat_st(ctx, w, "figures") > 0 &&
+			    !(bat_routed(ctx, u) && bat_routed(ctx, w)) && !melee_recorded(ctx, u, w) &&
+			    !(bat_in_contact(ctx, w, u) &&
+			      ord_ctx_unit_index(ctx, w) < ord_ctx_unit_index(ctx, u)))
+				owed = 1;
+		}
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	ord_buf_release(&ids);
+	return owed;
+}
+
 /* The ruleset's order_events (ruleset.h, version 9): the kinds of event
  * that carry out what u's order asks and no event of the turn has done,
  * as bat_check_execution names them (a gun's fire is artillery; a charge
@@ -2032,7 +2072,9 @@ static int melee_ended_unrecorded(struct ord_ctx *ctx, const struct ord_unit *u)
  * referee's list names: a move back of a unit routed or retreating
  * (moves_back, retreat_moves_listed) and a melee of an earlier turn that
  * goes on (melee_goes_on, D14; the melee phase resolved empty ended it,
- * as its result says).  Else a resolve typed twice skipped them unseen. */
+ * as its result says) or a contact made this turn that no melee event
+ * fights (contact_unfought).  Else a resolve typed twice skipped them
+ * unseen. */
 size_t bat_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds, size_t max)
 {
 	int turn = ord_ctx_turn(ctx);
@@ -2061,7 +2103,7 @@ size_t bat_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const cha
 		kinds[n++] = "limber";
 	if ((miss & DID_FIRE) && n < max)
 		kinds[n++] = bat_is_arm(ctx, u, "artillery") ? "artillery" : "fire";
-	if (melee_ended_unrecorded(ctx, u) && n < max)
+	if ((melee_ended_unrecorded(ctx, u) || contact_unfought(ctx, u)) && n < max)
 		kinds[n++] = "melee";
 	return n;
 }

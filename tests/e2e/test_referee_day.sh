@@ -54,4 +54,35 @@ expect_exit 0 ord resolve g.game
 expect_exit 0 ord resolve g.game --phase fire --empty
 expect_exit 0 ord resolve g.game
 
+# ---- the charge's contact holds the melee phase: a plain resolve is
+# refused, naming the unit, and nothing changes
+before=$(sha g.game)
+run ord resolve g.game
+expect_eq "$RC" 65 "the melee phase with a contact no melee event fights"
+expect_in "$ERR" "phase melee has no events, but 1 unit waits for one in it"
+expect_in "$ERR" "(unit B3: melee)"
+expect_in "$ERR" "orderly resolve g.game --phase melee --empty"
+expect_eq "$(sha g.game)" "$before" "the game file after a refused resolve"
+# the melee recorded, the phase resolves
+expect_exit 0 ord event g.game melee a=B3 b=R1
+run ord resolve g.game
+expect_eq "$RC" 0 "the melee phase with its melee"
+expect_in "$OUT" "melee with B3"
+expect_exit 0 ord resolve g.game
+expect_exit 0 ord exchange g.game
+expect_exit 0 ord audit g.game
+# --empty resolves it without the melee, as the referee may mean
+expect_exit 0 ord new e.game --scenario scenario.xml
+expect_exit 0 ord submit e.game --side blue blue-1.txt
+expect_exit 0 ord submit e.game --side red red-1.txt
+expect_exit 0 ord seal e.game
+expect_exit 0 ord event e.game move unit=B3 distance=9 contact=R1
+expect_exit 0 ord resolve e.game
+resolve_rest e.game 2
+expect_exit 65 ord resolve e.game
+expect_exit 0 ord resolve e.game --phase melee --empty
+expect_exit 0 ord resolve e.game
+expect_exit 0 ord exchange e.game
+expect_exit 0 ord audit e.game
+
 note "ok"
