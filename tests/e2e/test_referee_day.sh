@@ -85,4 +85,9 @@ expect_exit 0 ord resolve e.game
 expect_exit 0 ord exchange e.game
 expect_exit 0 ord audit e.game
 
+# ---- info after the exchange: the turn's bundle for the players, until
+# a sheet of the next turn is in
+run ord info g.game
+expect_in "$OUT" "and turn 1's bundle for the players, if not yet sent: export --turn 1 -o FILE"
+
 note "ok"
