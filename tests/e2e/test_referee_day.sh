@@ -90,4 +90,24 @@ expect_exit 0 ord audit e.game
 run ord info g.game
 expect_in "$OUT" "and turn 1's bundle for the players, if not yet sent: export --turn 1 -o FILE"
 
+# ---- a sheet headed with another turn: a warning at the word, stored
+printf '# Blue, turn 1\nB1: ↑ 1/4\n' >blue-old.txt
+run ord submit g.game --side blue blue-old.txt
+expect_eq "$RC" 0 "last turn's sheet sent again"
+expect_in "$OUT" "receipt: turn 2 side blue version 1"
+expect_in "$ERR" "orderly: warning: blue-old.txt:1:9: the sheet's heading says 'turn 1', but the game is at turn 2: is it the sheet of another turn?"
+run ord info g.game
+expect_not_in "$OUT" "bundle for the players"
+# a byte order mark and CRLF, the Danish word, --check: the column in
+# characters; a heading of this turn, or a turn named after the first
+# order, says nothing
+printf '\xef\xbb\xbf# Blå, træk 3\r\nB1: ↑ 1/4\r\n' >bom.txt
+run ord submit g.game --side blue --check bom.txt
+expect_eq "$RC" 0 "a sheet checked"
+expect_in "$ERR" "warning: bom.txt:1:8: the sheet's heading says 'træk 3', but the game is at turn 2"
+printf '# Blue, Turn 2\n\nB1: ↑ 1/4   # as in turn 1\n# turn 1 again\n' >now.txt
+run ord submit g.game --side blue now.txt
+expect_eq "$RC" 0 "this turn's sheet"
+expect_not_in "$ERR" "warning"
+
 note "ok"
