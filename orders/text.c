@@ -613,6 +613,49 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
 	*s = q;
 }
 
+/* Arrows typed on a keyboard without them: a word that is one of these is
+ * a direction meant, said as such with the arrow and its compass point,
+ * which every notation reads.  Before, '->' was "an empty token" and an
+ * unknown code '>' (the hieroglyphs' joiner '-'), or "a bad hex" (ordre). */
+static const struct {
+	const char *typed, *arrow, *point, *deg;
+} ascii_arrows[] = {
+	{ "->", "→", "^E", "^090" }, { "-->", "→", "^E", "^090" }, { "=>", "→", "^E", "^090" },
+	{ "<-", "←", "^W", "^270" }, { "<--", "←", "^W", "^270" }, { "<=", "←", "^W", "^270" },
+};
+
+/* Whether the word at s (to its first space) is an arrow typed in ASCII:
+ * reported as a bad direction with the arrow meant, *s moved past it. */
+static int ascii_arrow(struct ord_text *t, const unsigned char **s, const unsigned char *end,
+		       unsigned *col)
+{
+	const unsigned char *e = *s;
+	char hint[64];
+	size_t k, n;
+
+	if (**s != '-' && **s != '=' && **s != '<')
+		return 0; /* nearly every word, at once */
+	while (e < end && e - *s < 4 && !space_at(e, end))
+		e++;
+	n = (size_t)(e - *s);
+	if (e < end && !space_at(e, end))
+		return 0;
+	for (k = 0; k < ORD_ARRAY_SIZE(ascii_arrows); k++) {
+		if (strlen(ascii_arrows[k].typed) != n || memcmp(ascii_arrows[k].typed, *s, n))
+			continue;
+		set_text(&t->text, *s, e);
+		/* the English point where the notation lists them, else the
+		 * degrees, which every list of directions gives */
+		snprintf(hint, sizeof(hint), ": did you mean '%s' (%s)?", ascii_arrows[k].arrow,
+			 t->rules->compass ? ascii_arrows[k].deg : ascii_arrows[k].point);
+		bad_dir_hint(t, *col, hint);
+		*col += (unsigned)n;
+		*s = e;
+		return 1;
+	}
+	return 0;
+}
+
 /* The words of one line after its unit, from s to end (the comment cut off). */
 static void read_words(struct ord_text *t, const unsigned char *s, const unsigned char *end,
 		       unsigned col)
@@ -630,6 +673,8 @@ static void read_words(struct ord_text *t, const unsigned char *s, const unsigne
 			break;
 		ws = s;
 		words++;
+		if (ascii_arrow(t, &s, end, &col))
+			continue;
 		scan_word(t, &s, end, &col);
 		for (i = 0; i < t->nel; i++) {
 			const struct ord_text_tok *el = &t->el[i];

@@ -110,4 +110,25 @@ run ord submit g.game --side blue now.txt
 expect_eq "$RC" 0 "this turn's sheet"
 expect_not_in "$ERR" "warning"
 
+# ---- an arrow typed on a keyboard: the arrow meant, in both notations
+printf 'B1: -> 1/2\nB3: <- 1/4\n' >arrows.txt
+run ord check arrows.txt --scenario scenario.xml --side blue
+expect_eq "$RC" 65 "a battalion sheet with typed arrows"
+expect_in "$ERR" "arrows.txt:1:5: unit 'B1': bad direction '->' (expected one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NE ^E ^SE ^S ^SW ^W ^NW or ^000 to ^359): did you mean '→' (^E)?"
+expect_in "$ERR" "arrows.txt:2:5: unit 'B3': bad direction '<-' (expected"
+expect_in "$ERR" "did you mean '←' (^W)?"
+expect_not_in "$ERR" "empty token"
+expect_not_in "$ERR" "unknown code '>'"
+expect_in "$ERR" "2 problem(s)"
+KS=$SRC/rulesets/krigsspil/examples
+printf 'D1: M => 1\n' >pile.txt
+run ord check pile.txt --scenario "$KS/scenario.xml" --side danske
+expect_eq "$RC" 65 "a Krigsspil sheet with a typed arrow"
+expect_in "$ERR" "pile.txt:1:7: unit 'D1': bad direction '=>' (expected one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV or ^000 to ^359): did you mean '→' (^090)?"
+expect_not_in "$ERR" "bad hex"
+# a hex's minus is still a hex
+printf 'D1: M -2,1 1\n' >hex.txt
+run ord check hex.txt --scenario "$KS/scenario.xml" --side danske
+expect_not_in "$ERR" "bad direction"
+
 note "ok"
