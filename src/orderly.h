@@ -987,7 +987,10 @@ int ord_game_export_id(ord_game *g, int turn, unsigned char id[32]);
 /* 32 bytes that name the bundle ord_game_export of turn would give from
  * the game file as it is now: a hash of its bytes (the same record makes
  * the same bytes: Ed25519 signs alike), made without the verifier's check
- * (about a seventh of an export's work).  Another when anything the
+ * and without holding the bundle: its bytes are made twice, a piece at a
+ * time, counted (the hash puts their length first) and then hashed (about
+ * two sevenths of an export's work, its memory a chunk of rows and the
+ * scenario).  Another when anything the
  * bundle is made from changed, through orderly or not (a row edited with
  * the sqlite3 shell, which leaves ord_game_export_id as it was), so that
  * what was found of one bundle (the web page's copy of it, the mail
@@ -996,6 +999,17 @@ int ord_game_export_id(ord_game *g, int turn, unsigned char id[32]);
 int ord_game_export_state(ord_game *g, int turn, unsigned char id[32]);
 /* The same 32 bytes of a bundle made (len bytes ord_game_export gave). */
 void ord_bundle_state(const void *bytes, size_t len, unsigned char id[32]);
+/* The same of the len bytes of the file open at fd (ord_game_export_fd's),
+ * read a piece at a time; name for messages.  0, or ORD_ERROR when the
+ * file cannot be read or is shorter. */
+int ord_bundle_state_fd(int fd, size_t len, const char *name, unsigned char id[32]);
+/* A new empty file for what is made of game g and too large to hold in
+ * memory (a bundle, a mail attaching it): made 0600 beside the game file,
+ * else in TMPDIR (/tmp), and removed at once, so that it goes with its
+ * last descriptor on every path (a crash too).  Its descriptor, open for
+ * reading and writing, which the caller closes; ORD_ECANTWRITE when
+ * neither directory takes one. */
+int ord_game_temp_fd(ord_game *g);
 
 /* A witness link the player gave, as his record keeps it (witness
  * --link-for writes it; line: the record's line). */
@@ -1302,6 +1316,10 @@ int ord_mail_inbox_said(ord_game *g, const char *text, int64_t before, int64_t *
  */
 int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *message_id,
 		   const char *rcpt, const void *bytes, size_t len);
+/* ord_mail_queue of the len bytes of the file open at fd (from its
+ * start), copied into the outbox a piece at a time, never held whole. */
+int ord_mail_queue_fd(ord_game *g, int *queued, const char *key, const char *message_id,
+		      const char *rcpt, int fd, size_t len);
 /* 1 when a mail with this key is queued already. */
 int ord_mail_queued(ord_game *g, const char *key);
 /* 1 when it is, and its bytes name name (a file it attached, say): a mail
@@ -1382,6 +1400,13 @@ struct ord_mail_out {
 };
 /* The oldest unsent mail after id after (0: from the first); ORD_ENOTFOUND when none. */
 int ord_mail_outbox_next(ord_game *g, int64_t after, struct ord_mail_out *out);
+/* ord_mail_outbox_next without its bytes (out->bytes left as it is), but
+ * their number in *len (len may be NULL); ord_mail_outbox_read hands them to put a piece of
+ * at most 64 KiB at a time (a mail attaching a bundle is hundreds of MB
+ * at 100,000 units): 0, ORD_ENOTFOUND, or put's own non-zero return. */
+int ord_mail_outbox_peek(ord_game *g, int64_t after, struct ord_mail_out *out, size_t *len);
+int ord_mail_outbox_read(ord_game *g, int64_t id, int (*put)(void *ud, const void *bytes, size_t n),
+			 void *ud);
 int ord_mail_outbox_sent(ord_game *g, int64_t id);
 /* Count a reply to address this hour (inside a transaction); *ok 0 when
  * the address has had per_hour replies in the last hour already. */

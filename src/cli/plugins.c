@@ -240,6 +240,15 @@ void mail_out_release(struct mail_out *o)
 	MIME->out_release(o);
 }
 
+int mail_compose_file(struct mail_out *out, int fd, const char *from, const char *rcpt,
+		      const char *subject, const char *body, const char *in_reply_to,
+		      const char *references, const char *game, const struct mail_attach *att,
+		      size_t natt)
+{
+	return MIME->compose_file(out, fd, from, rcpt, subject, body, in_reply_to, references, game,
+				  att, natt);
+}
+
 /* ---- orderly-web.so ---- */
 
 int web_serve(const struct web_opts *o)

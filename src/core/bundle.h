@@ -37,6 +37,19 @@ void ord_export_set_max_bytes(size_t n);
  * game files to verify.  No command of the orderly binary calls it. */
 struct ord_game;
 int ord_game_export_unchecked(struct ord_game *g, int turn, struct ord_buf *out);
+/* The domain of ord_bundle_state's hash. */
+#define ORD_BUNDLE_STATE_TAG "orderly-bundle-state-v1"
+/* The bundle of turn written passes times over, in one read transaction
+ * (the same rows each time), its bytes handed to flush a piece of at most
+ * 64 KiB at a time with the pass's number (0 first) as they are made,
+ * never held whole (ord_store_record_stream): unsigned, the document up to
+ * its signature.  After export's own checks (the turn exchanged, the key
+ * at hand, the sheets not too large); 0, or the first error, flush's own
+ * among them.  ord_game_export_fd writes one pass to its file;
+ * ord_game_export_state hashes the second, knowing from the first the
+ * length both hashes put first. */
+int ord_game_export_passes(struct ord_game *g, int turn, int passes,
+			   int (*flush)(void *ud, int pass, const char *bytes, size_t n), void *ud);
 #define ORD_BUNDLE_SIG_OPEN "<signature>"
 #define ORD_BUNDLE_SIG_CLOSE "</signature>\n</bundle>\n"
 

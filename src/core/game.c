@@ -2,6 +2,8 @@
  * game.c - creating and opening a game file, the hash-chained log, turn
  * opening, loading a module context, signed heads, and `info`.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2014,4 +2016,33 @@ int ord_game_head_close(ord_game *g, struct ord_head *out, int turn, int phase)
 		if (turn <= 0)
 			turn = h.turn; /* the latest turn with a close head */
 	}
+}
+
+int ord_game_temp_fd(ord_game *g)
+{
+	struct ord_buf name = ORD_BUF_INIT;
+	const char *env = getenv("TMPDIR"), *slash = strrchr(g->path, '/');
+	int fd, tries;
+
+	/* beside the game file first: its disk has room for what is made
+	 * of it, and TMPDIR may be a small memory-backed one */
+	for (tries = 0, fd = -1; fd < 0 && tries < 2; tries++) {
+		ord_buf_reset(&name);
+		if (tries == 0 && slash)
+			ord_buf_add(&name, g->path, (size_t)(slash - g->path) + 1);
+		else if (tries == 1)
+			ord_buf_addf(&name, "%s/", env && *env ? env : "/tmp");
+		ord_buf_adds(&name, ".orderly-tmp-XXXXXX");
+		if ((fd = mkstemp(name.buf)) >= 0)
+			fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	if (fd < 0) {
+		fd = ord_error_set(ORD_ECANTWRITE, "no temporary file beside '%s' or in %s: %s",
+				   g->path, env && *env ? env : "/tmp", strerror(errno));
+	} else {
+		/* gone with its last descriptor, whatever becomes of the process */
+		unlink(name.buf);
+	}
+	ord_buf_release(&name);
+	return fd;
 }

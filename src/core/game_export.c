@@ -376,26 +376,40 @@ static int sign_file(struct file_out *f, const unsigned char sk[64])
 	return err;
 }
 
-int ord_game_export_fd(ord_game *g, int turn, int fd, const char *name, size_t *len)
+/* The writer's bytes of one pass handed on with its number. */
+struct pass_out {
+	int pass;
+	int (*flush)(void *ud, int pass, const char *bytes, size_t n);
+	void *ud;
+};
+
+static int pass_flush(void *ud, const char *bytes, size_t n)
+{
+	struct pass_out *p = ud;
+
+	return p->flush(p->ud, p->pass, bytes, n);
+}
+
+int ord_game_export_passes(ord_game *g, int turn, int passes,
+			   int (*flush)(void *ud, int pass, const char *bytes, size_t n), void *ud)
 {
 	struct ord_bundle_writer w;
 	struct ord_buf piece = ORD_BUF_INIT;
 	struct ord_record head;
-	struct file_out f;
+	struct pass_out p;
 	int err;
 
-	*len = 0;
 	if ((err = export_start(g, turn)) != 0)
 		return err;
-	memset(&f, 0, sizeof(f));
-	f.fd = fd;
-	f.name = name;
-	crypto_generichash_init(&f.hash, NULL, 0, 32);
-	/* every row read once: SQLite's default cache, as an audit's pass
-	 * (the game's, up to 16 MiB, would be held through the verify) */
-	if ((err = ord_store_cache_for_scan(g->db, 1)) == 0 &&
-	    (err = ord_store_record_head(g->db, turn, &head)) == 0) {
-		err = ord_bundle_writer_begin(&w, &piece, &head, to_file, &f);
+	p.flush = flush;
+	p.ud = ud;
+	/* every row read once a pass: SQLite's default cache, as an audit's
+	 * pass (the game's, up to 16 MiB, would be held through the verify) */
+	err = ord_store_cache_for_scan(g->db, 1);
+	for (p.pass = 0; !err && p.pass < passes; p.pass++) {
+		if ((err = ord_store_record_head(g->db, turn, &head)) != 0)
+			break;
+		err = ord_bundle_writer_begin(&w, &piece, &head, pass_flush, &p);
 		/* the scenario, the largest of what the head holds, is written */
 		ord_record_release(&head);
 		if (!err)
@@ -403,6 +417,7 @@ int ord_game_export_fd(ord_game *g, int turn, int fd, const char *name, size_t *
 		if (!err)
 			err = ord_bundle_writer_end(&w);
 		ord_bundle_writer_release(&w);
+		ord_buf_reset(&piece);
 	}
 	ord_store_end_read(g->db);
 	ord_buf_release(&piece);
@@ -410,10 +425,31 @@ int ord_game_export_fd(ord_game *g, int turn, int fd, const char *name, size_t *
 		ord_store_cache_for_scan(g->db, 0);
 		return err;
 	}
-	/* the pages read let go before the verify */
+	/* the pages read let go before what follows (the verify) */
 	if ((err = ord_store_cache_for_scan(g->db, 0)) != 0)
 		return err;
 	sqlite3_db_release_memory(g->db);
+	return 0;
+}
+
+static int to_file_pass(void *ud, int pass, const char *bytes, size_t n)
+{
+	(void)pass;
+	return to_file(ud, bytes, n);
+}
+
+int ord_game_export_fd(ord_game *g, int turn, int fd, const char *name, size_t *len)
+{
+	struct file_out f;
+	int err;
+
+	*len = 0;
+	memset(&f, 0, sizeof(f));
+	f.fd = fd;
+	f.name = name;
+	crypto_generichash_init(&f.hash, NULL, 0, 32);
+	if ((err = ord_game_export_passes(g, turn, 1, to_file_pass, &f)) != 0)
+		return err;
 	if (f.len + SIG_TAIL > export_max)
 		return too_large(turn, (int64_t)(f.len + SIG_TAIL), "it takes");
 	if ((err = sign_file(&f, g->sk)) != 0)
@@ -422,4 +458,71 @@ int ord_game_export_fd(ord_game *g, int turn, int fd, const char *name, size_t *
 	if (fsync(fd) < 0)
 		return cannot_write(name);
 	return check_made(g, turn, NULL, *len, fd);
+}
+
+/* ---- the bundle's state, its bytes hashed as they are made ---- */
+
+/* Two passes: the document's length, then its bytes.  Both hashes put
+ * the length first (ord_sig_bundle_msg signs it, ord_bundle_state names
+ * by it), and it is known only at the document's end. */
+struct state_out {
+	int turn;
+	size_t len; /* the document's bytes, counted in the first pass */
+	int primed; /* the length put first in both hashes */
+	struct ord_digest sig, state;
+};
+
+static int state_prime(struct state_out *s)
+{
+	if (s->primed)
+		return 0;
+	s->primed = 1;
+	if (s->len + SIG_TAIL > export_max)
+		return too_large(s->turn, (int64_t)(s->len + SIG_TAIL), "it takes");
+	ord_digest_int(&s->sig, (int64_t)s->len);
+	ord_digest_int(&s->state, (int64_t)(s->len + SIG_TAIL));
+	return 0;
+}
+
+static int to_state(void *ud, int pass, const char *bytes, size_t n)
+{
+	struct state_out *s = ud;
+	int err;
+
+	if (pass == 0) {
+		s->len += n;
+		return 0;
+	}
+	if ((err = state_prime(s)) != 0)
+		return err;
+	crypto_generichash_update(&s->sig.st, (const unsigned char *)bytes, n);
+	crypto_generichash_update(&s->state.st, (const unsigned char *)bytes, n);
+	return 0;
+}
+
+int ord_game_export_state(ord_game *g, int turn, unsigned char id[32])
+{
+	struct ord_buf tail = ORD_BUF_INIT;
+	struct state_out s;
+	unsigned char msg[32], sig[64];
+	int err;
+
+	memset(&s, 0, sizeof(s));
+	s.turn = turn;
+	ord_digest_init(&s.sig, ORD_SIG_BUNDLE_TAG);
+	ord_digest_init(&s.state, ORD_BUNDLE_STATE_TAG);
+	/* both passes in one read transaction: the same rows */
+	if ((err = ord_game_export_passes(g, turn, 2, to_state, &s)) != 0 ||
+	    (err = state_prime(&s)) != 0)
+		return err;
+	ord_digest_final(&s.sig, msg);
+	ord_sig_sign(sig, msg, g->sk);
+	ord_buf_adds(&tail, ORD_BUNDLE_SIG_OPEN);
+	ord_buf_add_hex(&tail, sig, 64);
+	ord_buf_adds(&tail, ORD_BUNDLE_SIG_CLOSE);
+	crypto_generichash_update(&s.state.st, (const unsigned char *)tail.buf, tail.len);
+	ord_digest_final(&s.state, id);
+	ord_buf_release(&tail);
+	ord_error_clear();
+	return 0;
 }

@@ -1,15 +1,21 @@
 /*
- * game_export_state.c - what names a turn's bundle as the game file would
- * give it now (ord_game_export_state, orderly.h): a hash of the bundle's
- * bytes, made as ord_game_export makes them, without the verifier's check.
- * The web page keeps the bundles it made by it (server.c W18) and the mail
- * judge the bundles it was refused (notices.c): a game file changed in
- * anything the bundle is made from, through orderly or not (a row edited
- * with the sqlite3 shell, a copy put back), names another bundle, which is
- * made and checked again; one left as it was names the same, and nothing
- * is made or checked again.  ord_game_export_id names the bundle by the
- * log alone, which a row edited outside orderly leaves as it was.
+ * game_export_state.c - the name of a bundle made (ord_bundle_state,
+ * ord_bundle_state_fd, orderly.h): a hash of its bytes.  The name of the
+ * bundle the game file would give now (ord_game_export_state) is the same
+ * hash of the same bytes, made as they are written, without the verifier's
+ * check and without holding them (game_export.c).  The web page keeps the
+ * bundles it made by it (server.c W18) and the mail judge the bundles it
+ * was refused (notices.c): a game file changed in anything the bundle is
+ * made from, through orderly or not (a row edited with the sqlite3 shell,
+ * a copy put back), names another bundle, which is made and checked again;
+ * one left as it was names the same, and nothing is made or checked
+ * again.  ord_game_export_id names the bundle by the log alone, which a
+ * row edited outside orderly leaves as it was.
  */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "core/bundle.h"
 #include "core/crypto.h"
 #include "core/game.h"
@@ -18,19 +24,35 @@ void ord_bundle_state(const void *bytes, size_t len, unsigned char id[32])
 {
 	struct ord_digest d;
 
-	ord_digest_init(&d, "orderly-bundle-state-v1");
+	ord_digest_init(&d, ORD_BUNDLE_STATE_TAG);
 	ord_digest_bytes(&d, bytes, len);
 	ord_digest_final(&d, id);
 }
 
-int ord_game_export_state(ord_game *g, int turn, unsigned char id[32])
+int ord_bundle_state_fd(int fd, size_t len, const char *name, unsigned char id[32])
 {
-	struct ord_buf b = ORD_BUF_INIT;
-	int err;
+	struct ord_digest d;
+	size_t off = 0, piece = (size_t)64 * 1024;
+	char *buf = ord_xmalloc(piece);
+	int err = 0;
 
-	/* the same record makes the same bytes (Ed25519 signs alike) */
-	if ((err = ord_game_export_unchecked(g, turn, &b)) == 0)
-		ord_bundle_state(b.buf, b.len, id);
-	ord_buf_release(&b);
+	ord_digest_init(&d, ORD_BUNDLE_STATE_TAG);
+	ord_digest_int(&d, (int64_t)len);
+	while (off < len) {
+		size_t n = len - off < piece ? len - off : piece;
+		ssize_t got = pread(fd, buf, n, (off_t)off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			err = ord_error_set(ORD_ERROR, "cannot read '%s': %s", name,
+					    got < 0 ? strerror(errno) : "it is shorter than written");
+			break;
+		}
+		crypto_generichash_update(&d.st, (const unsigned char *)buf, (size_t)got);
+		off += (size_t)got;
+	}
+	free(buf);
+	ord_digest_final(&d, id);
 	return err;
 }

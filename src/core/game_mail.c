@@ -943,11 +943,38 @@ int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *messag
 	return err;
 }
 
+int ord_mail_queue_fd(ord_game *g, int *queued, const char *key, const char *message_id,
+		      const char *rcpt, int fd, size_t len)
+{
+	int err, found = 0;
+
+	*queued = 0;
+	if (key && ((err = ord_store_mail_queued(g->db, key, NULL, &found)) != 0 || found))
+		return err;
+	if ((err = ord_store_mail_queue_fd(g->db, key, message_id, rcpt, fd, len,
+					   (int64_t)time(NULL))) == 0)
+		*queued = 1;
+	return err;
+}
+
 int ord_mail_outbox_next(ord_game *g, int64_t after, struct ord_mail_out *out)
 {
 	return ord_store_mail_outbox_next(g->db, after, &out->id, out->message_id,
 					  sizeof(out->message_id), out->rcpt, sizeof(out->rcpt),
-					  &out->bytes);
+					  &out->bytes, NULL);
+}
+
+int ord_mail_outbox_peek(ord_game *g, int64_t after, struct ord_mail_out *out, size_t *len)
+{
+	return ord_store_mail_outbox_next(g->db, after, &out->id, out->message_id,
+					  sizeof(out->message_id), out->rcpt, sizeof(out->rcpt),
+					  NULL, len);
+}
+
+int ord_mail_outbox_read(ord_game *g, int64_t id, int (*put)(void *ud, const void *bytes, size_t n),
+			 void *ud)
+{
+	return ord_store_mail_outbox_read(g->db, id, put, ud);
 }
 
 int ord_mail_outbox_sent(ord_game *g, int64_t id)

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <gmime/gmime.h>
 
@@ -65,7 +67,17 @@ static GMimeObject *attachment(const struct mail_attach *a)
 	g_mime_object_set_content_disposition(GMIME_OBJECT(part),
 					      g_mime_content_disposition_parse(NULL, "attachment"));
 	g_mime_part_set_filename(part, a->filename);
-	st = g_mime_stream_mem_new_with_buffer(a->data, a->len);
+	if (a->in_file) {
+		/* read from the file as the mail is written, a piece at a
+		 * time; the descriptor stays the caller's.  The file holds
+		 * the len bytes and nothing more: bounded at its end, GMime's
+		 * read there fails rather than ending the stream */
+		lseek(a->fd, 0, SEEK_SET); /* from its start, wherever the export left it */
+		st = g_mime_stream_fs_new_with_bounds(a->fd, 0, -1);
+		g_mime_stream_fs_set_owner(GMIME_STREAM_FS(st), FALSE);
+	} else {
+		st = g_mime_stream_mem_new_with_buffer(a->data, a->len);
+	}
 	w = g_mime_data_wrapper_new_with_stream(st, GMIME_CONTENT_ENCODING_DEFAULT);
 	g_mime_part_set_content(part, w);
 	g_object_unref(w);
@@ -74,19 +86,20 @@ static GMimeObject *attachment(const struct mail_attach *a)
 	return GMIME_OBJECT(part);
 }
 
-void mail_compose(struct mail_out *out, const char *from, const char *rcpt, const char *subject,
-		  const char *body, const char *in_reply_to, const char *references,
-		  const char *game, const struct mail_attach *att, size_t natt)
+/* The message built, written to st; the bytes written or -1. */
+static gint64 compose(struct mail_out *out, GMimeStream *st, const char *from, const char *rcpt,
+		      const char *subject, const char *body, const char *in_reply_to,
+		      const char *references, const char *game, const struct mail_attach *att,
+		      size_t natt)
 {
 	GMimeMessage *msg = g_mime_message_new(TRUE);
 	GMimeObject *top, *text;
-	GMimeStream *mem;
-	GByteArray *arr;
 	GDateTime *now;
 	struct ord_buf id = ORD_BUF_INIT, refs = ORD_BUF_INIT;
 	unsigned char rnd[12];
 	char hex[25];
 	const char *at = strchr(from, '@');
+	gint64 written;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -130,12 +143,45 @@ void mail_compose(struct mail_out *out, const char *from, const char *rcpt, cons
 	}
 	g_mime_message_set_mime_part(msg, top);
 	g_object_unref(top);
-	mem = g_mime_stream_mem_new();
-	g_mime_object_write_to_stream(GMIME_OBJECT(msg), NULL, mem);
-	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	ord_buf_add(&out->bytes, arr->data, arr->len);
-	g_object_unref(mem);
+	written = g_mime_object_write_to_stream(GMIME_OBJECT(msg), NULL, st);
+	if (written >= 0 && g_mime_stream_flush(st) != 0)
+		written = -1;
 	g_object_unref(msg);
 	out->message_id = ord_buf_detach(&id, NULL);
 	ord_buf_release(&refs);
+	return written;
+}
+
+void mail_compose(struct mail_out *out, const char *from, const char *rcpt, const char *subject,
+		  const char *body, const char *in_reply_to, const char *references,
+		  const char *game, const struct mail_attach *att, size_t natt)
+{
+	GMimeStream *mem = g_mime_stream_mem_new();
+	GByteArray *arr;
+
+	compose(out, mem, from, rcpt, subject, body, in_reply_to, references, game, att, natt);
+	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	ord_buf_add(&out->bytes, arr->data, arr->len);
+	g_object_unref(mem);
+}
+
+int mail_compose_file(struct mail_out *out, int fd, const char *from, const char *rcpt,
+		      const char *subject, const char *body, const char *in_reply_to,
+		      const char *references, const char *game, const struct mail_attach *att,
+		      size_t natt)
+{
+	GMimeStream *fs = g_mime_stream_fs_new(fd);
+	struct stat st;
+	gint64 n;
+
+	/* the descriptor stays the caller's */
+	g_mime_stream_fs_set_owner(GMIME_STREAM_FS(fs), FALSE);
+	n = compose(out, fs, from, rcpt, subject, body, in_reply_to, references, game, att, natt);
+	g_object_unref(fs);
+	/* what the file holds: GMime's count is of some parts' bytes, not
+	 * of every byte written */
+	if (n < 0 || fstat(fd, &st) != 0)
+		return -1;
+	out->file_len = (size_t)st.st_size;
+	return 0;
 }

@@ -200,10 +200,13 @@ struct mail_attach {
 	const char *type; /* "text/plain", "application/xml" */
 	const char *data;
 	size_t len;
+	int in_file; /* 1: not data, but the first len bytes of the file open at fd */
+	int fd;
 };
 struct mail_out {
 	char *message_id; /* without <> */
 	struct ord_buf bytes;
+	size_t file_len; /* mail_compose_file: the bytes written to its file */
 };
 /*
  * Compose a text/plain UTF-8 message (multipart/mixed with attachments)
@@ -214,6 +217,15 @@ struct mail_out {
 void mail_compose(struct mail_out *out, const char *from, const char *rcpt, const char *subject,
 		  const char *body, const char *in_reply_to, const char *references,
 		  const char *game, const struct mail_attach *att, size_t natt);
+/* mail_compose's message written into the file open at fd (at its
+ * offset) rather than held in out->bytes, which stays empty: read a piece
+ * at a time from the attachments' files, so that a mail attaching a
+ * bundle is never whole in memory.  0, or -1 when the file cannot be
+ * written (errno). */
+int mail_compose_file(struct mail_out *out, int fd, const char *from, const char *rcpt,
+		      const char *subject, const char *body, const char *in_reply_to,
+		      const char *references, const char *game, const struct mail_attach *att,
+		      size_t natt);
 void mail_out_release(struct mail_out *o);
 
 /* ---- mime.c: decode.c and compose.c as orderly-mime.so ---- */
@@ -222,7 +234,7 @@ void mail_out_release(struct mail_out *o);
  * orderly binary's functions of the same names call through it.  abi is
  * MAIL_MIME_ABI and build the build's ORD_BUILD_ID: a table of another
  * layout or build is refused at the load. */
-#define MAIL_MIME_ABI 2
+#define MAIL_MIME_ABI 3
 struct mail_mime {
 	unsigned abi;
 	const char *build;
@@ -238,6 +250,11 @@ struct mail_mime {
 			const char *body, const char *in_reply_to, const char *references,
 			const char *game, const struct mail_attach *att, size_t natt);
 	void (*out_release)(struct mail_out *o);
+	/* ABI 3 */
+	int (*compose_file)(struct mail_out *out, int fd, const char *from, const char *rcpt,
+			    const char *subject, const char *body, const char *in_reply_to,
+			    const char *references, const char *game, const struct mail_attach *att,
+			    size_t natt);
 };
 const struct mail_mime *mail_mime_plugin(void);
 

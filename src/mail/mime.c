@@ -14,6 +14,7 @@ __attribute__((visibility("default"))) const struct mail_mime *mail_mime_plugin(
 		MAIL_MIME_ABI,      ORD_BUILD_ID,         mail_init,        mail_shutdown,
 		mail_msg_read,      mail_msg_verify_pgp,  mail_msg_release, mail_msg_texts,
 		mail_header_decode, mail_pgp_fingerprint, mail_compose,     mail_out_release,
+		mail_compose_file,
 	};
 
 	return &table;

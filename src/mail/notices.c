@@ -27,6 +27,7 @@
   * The bundles too are queued inside the exchange's transaction: the export
  * reads in a savepoint of it (ord_store_begin_read).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 	struct ord_mail_party p;
 	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT;
 	struct mail_out out;
+	size_t i;
 	int err, queued;
 
 	if ((err = ord_mail_party(g, side, &p)) != 0)
@@ -69,10 +71,35 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 		return 0;
 	mail_judge_from(g, &from);
 	ord_buf_addf(&subj, "[%s] %s", ord_game_name(g), subject);
-	mail_compose(&out, from.buf, p.address, subj.buf, body, in_reply_to, references,
-		     ord_game_name(g), att, natt);
-	err = ord_mail_queue(g, &queued, key, out.message_id, p.address, out.bytes.buf, out.bytes.len);
-	mail_out_release(&out);
+	for (i = 0; i < natt && !att[i].in_file; i++)
+		;
+	if (i < natt) {
+		/* an attachment in a file (a bundle): the mail too, composed
+		 * into a file of its own and copied into the outbox a piece
+		 * at a time (a bundle of 100,000 units is 156 MB) */
+		int fd = ord_game_temp_fd(g);
+
+		if (fd < 0) {
+			err = fd;
+		} else if (mail_compose_file(&out, fd, from.buf, p.address, subj.buf, body, in_reply_to,
+					     references, ord_game_name(g), att, natt) != 0) {
+			err = ord_error_set(ORD_ECANTWRITE, "cannot write the mail to %s: %s",
+					    p.address, strerror(errno));
+			mail_out_release(&out);
+		} else {
+			err = ord_mail_queue_fd(g, &queued, key, out.message_id, p.address, fd,
+						out.file_len);
+			mail_out_release(&out);
+		}
+		if (fd >= 0)
+			close(fd);
+	} else {
+		mail_compose(&out, from.buf, p.address, subj.buf, body, in_reply_to, references,
+			     ord_game_name(g), att, natt);
+		err = ord_mail_queue(g, &queued, key, out.message_id, p.address, out.bytes.buf,
+				     out.bytes.len);
+		mail_out_release(&out);
+	}
 	ord_buf_release(&from);
 	ord_buf_release(&subj);
 	return err;
@@ -139,6 +166,8 @@ static void attach_head(struct mail_attach *att, const struct ord_head *h, struc
 	att->type = "text/plain";
 	att->data = text->buf;
 	att->len = text->len;
+	att->in_file = 0;
+	att->fd = -1;
 }
 
 /* The game's public key in hex, as the mails give it for comparison. */
@@ -348,7 +377,9 @@ static int seal_notices(ord_game *g, int t, int witnessed)
 		if (have_sealed) {
 			ord_buf_reset(&sname);
 			file_name(g, &sname, side, "sealed-%d-%s.head", t, side);
-			att[1] = (struct mail_attach){ sname.buf, "text/plain", sealed.buf, sealed.len };
+			att[1] = (struct mail_attach){ sname.buf,  "text/plain",
+						       sealed.buf, sealed.len,
+						       0,          -1 };
 			mail_hex(schex, sc, 32);
 			ord_buf_addf(&body,
 				     "The head of the seal the game signed for your side is attached too\n"
@@ -639,7 +670,7 @@ static int report_notices(ord_game *g, int t, int exchanged)
 			     "Every phase of turn %d is resolved. Your side's report (attached too, %s):\n"
 			     "\n%s",
 			     t, name.buf, report.buf);
-		att = (struct mail_attach){ name.buf, "text/plain", report.buf, report.len };
+		att = (struct mail_attach){ name.buf, "text/plain", report.buf, report.len, 0, -1 };
 		if ((err = mail_queue_to(g, side, key.buf, "turn report", body.buf, NULL, NULL,
 					 &att, 1)) != 0)
 			break;
@@ -698,7 +729,9 @@ static void report_compare(ord_game *g, struct ord_buf *body, int t, const char 
 struct bundle {
 	int turn;
 	int nclose; /* witnessed dice: the phases, whose close heads were mailed */
-	struct ord_buf xml, seal, exch, names[3];
+	int fd;     /* the bundle, made into a file (ord_game_temp_fd), or -1 */
+	size_t len; /* its bytes */
+	struct ord_buf seal, exch, names[3];
 	char pkhex[65];
 };
 
@@ -785,17 +818,20 @@ static int bundle_tx(struct bundle *bd, ord_game *g)
 		kept_sealed = side && kept_seal &&
 			      kept_name(g, kept.buf, &sealed, side, "sealed-%d-%s.head", t, side);
 		natt = 0;
-		att[natt++] = (struct mail_attach){ bd->names[0].buf, "application/xml",
-						    bd->xml.buf, bd->xml.len };
+		att[natt++] = (struct mail_attach){
+			bd->names[0].buf, "application/xml", NULL, bd->len, 1, bd->fd
+		};
 		if (bd->seal.len && !kept_seal) {
 			/* never mailed the seal's head: the judge's copy, named so */
 			seal_name = judge_seal.buf;
-			att[natt++] = (struct mail_attach){ seal_name, "text/plain", bd->seal.buf,
-							    bd->seal.len };
+			att[natt++] = (struct mail_attach){
+				seal_name, "text/plain", bd->seal.buf, bd->seal.len, 0, -1
+			};
 		}
 		if (bd->exch.len)
-			att[natt++] = (struct mail_attach){ bd->names[2].buf, "text/plain",
-							    bd->exch.buf, bd->exch.len };
+			att[natt++] = (struct mail_attach){
+				bd->names[2].buf, "text/plain", bd->exch.buf, bd->exch.len, 0, -1
+			};
 		ord_buf_reset(&body);
 		ord_buf_addf(&body,
 			     "Turn %d is exchanged: every side's sheet, the dice seed and the\n"
@@ -998,7 +1034,7 @@ static int bundle_notices(ord_game *g, int t)
 		return 0;
 	memset(&bd, 0, sizeof(bd));
 	bd.turn = t;
-	ord_buf_init(&bd.xml);
+	bd.fd = -1;
 	ord_buf_init(&bd.seal);
 	ord_buf_init(&bd.exch);
 	for (k = 0; k < 3; k++)
@@ -1014,7 +1050,14 @@ static int bundle_notices(ord_game *g, int t)
 		have_state = 1;
 	}
 	ord_error_clear();
-	err = ord_game_export(g, t, &bd.xml);
+	/* made into a file, never whole in memory, and attached from it */
+	if ((bd.fd = ord_game_temp_fd(g)) < 0) {
+		err = bd.fd;
+		goto out;
+	}
+	ord_buf_addf(&bd.names[0], "the temporary file of turn %d's bundle", t);
+	err = ord_game_export_fd(g, t, bd.fd, bd.names[0].buf, &bd.len);
+	ord_buf_reset(&bd.names[0]);
 	if (err == ORD_EUSAGE) {
 		/* the referee keeps the game's key in a file: he mails bundles himself */
 		ord_error_clear();
@@ -1054,7 +1097,8 @@ static int bundle_notices(ord_game *g, int t)
 out:
 	for (k = 0; k < 3; k++)
 		ord_buf_release(&bd.names[k]);
-	ord_buf_release(&bd.xml);
+	if (bd.fd >= 0)
+		close(bd.fd);
 	ord_buf_release(&bd.seal);
 	ord_buf_release(&bd.exch);
 	return err;

@@ -12,22 +12,29 @@
 
 #include "mail/mail.h"
 
-static int pipe_to(const char *cmd, const char *bytes, size_t len)
+/* A piece of the mail read from the outbox into the pipe. */
+static int put_piece(void *ud, const void *bytes, size_t n)
+{
+	FILE *p = ud;
+
+	return fwrite(bytes, 1, n, p) == n ? 0 : 1;
+}
+
+/* Mail id (len bytes) piped to cmd a piece at a time, never whole in
+ * memory (a mail attaching a bundle is hundreds of MB at 100,000 units):
+ * 0, 1 when cmd failed, or the error reading the outbox. */
+static int pipe_to(ord_game *g, int64_t id, const char *cmd)
 {
 	FILE *p = popen(cmd, "w");
-	size_t off = 0;
-	int st;
+	int st, err;
 
 	if (!p)
-		return -1;
-	while (off < len) {
-		size_t n = fwrite(bytes + off, 1, len - off, p);
-		if (n == 0)
-			break;
-		off += n;
-	}
+		return 1;
+	err = ord_mail_outbox_read(g, id, put_piece, p);
 	st = pclose(p);
-	return off == len && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	if (err < 0)
+		return err; /* the outbox's own error (ORD_*), not the pipe's */
+	return !err && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
 }
 
 int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *failed, struct ord_buf *msg)
@@ -40,9 +47,8 @@ int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *faile
 	for (;;) {
 		memset(&o, 0, sizeof(o));
 		ord_buf_init(&o.bytes);
-		err = ord_mail_outbox_next(g, after, &o);
+		err = ord_mail_outbox_peek(g, after, &o, NULL);
 		if (err) {
-			ord_buf_release(&o.bytes);
 			if (err == ORD_ENOTFOUND) {
 				ord_error_clear();
 				return 0;
@@ -50,16 +56,16 @@ int mail_out_game(ord_game *g, const char *sendmail, size_t *sent, size_t *faile
 			return err;
 		}
 		after = o.id;
-		if (pipe_to(sendmail, o.bytes.buf, o.bytes.len) != 0) {
+		if ((err = pipe_to(g, o.id, sendmail)) < 0) {
+			return err;
+		} else if (err) {
 			(*failed)++;
 			ord_buf_addf(msg, "%s: mail <%s> to %s: '%s' failed; it stays queued\n",
 				     ord_game_name(g), o.message_id, o.rcpt, sendmail);
 		} else if ((err = ord_mail_outbox_sent(g, o.id)) != 0) {
-			ord_buf_release(&o.bytes);
 			return err;
 		} else {
 			(*sent)++;
 		}
-		ord_buf_release(&o.bytes);
 	}
 }

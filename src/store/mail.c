@@ -4,9 +4,11 @@
  * inbox, the outbox and the reply counts.  Callers (core/game_mail.c) own
  * the transactions and the log; nothing here begins or commits.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store/store.h"
 
@@ -331,6 +333,9 @@ int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf 
 	return err;
 }
 
+/* A piece of a mail copied into or out of the outbox. */
+#define MAIL_PIECE ((size_t)64 * 1024)
+
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			 const void *bytes, size_t len, int64_t now)
 {
@@ -352,15 +357,75 @@ int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, c
 	return step_done(db, st, "queueing a mail");
 }
 
+int ord_store_mail_queue_fd(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
+			    int fd, size_t len, int64_t now)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_blob *blob = NULL;
+	char *buf = NULL;
+	size_t off = 0;
+	int err;
+
+	if (len > (size_t)sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1))
+		return ord_error_set(ORD_ELIMIT,
+				     "a mail of %zu bytes is more than the outbox holds (%d)", len,
+				     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1));
+	/* the row with room for the bytes, which are then copied in */
+	if ((err = ord_store_prepare(db, &st,
+				     "INSERT INTO mail_outbox(key, message_id, rcpt, bytes, queued) VALUES (?,?,?,zeroblob(?),?)")) !=
+	    0)
+		return err;
+	if (key)
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 1);
+	sqlite3_bind_text(st, 2, message_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, rcpt, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)len);
+	sqlite3_bind_int64(st, 5, now);
+	if ((err = step_done(db, st, "queueing a mail")) != 0)
+		return err;
+	if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes", sqlite3_last_insert_rowid(db), 1,
+			      &blob) != SQLITE_OK) {
+		err = ord_store_error(db, "queueing a mail");
+		goto out;
+	}
+	buf = ord_xmalloc(MAIL_PIECE);
+	while (off < len) {
+		size_t want = len - off < MAIL_PIECE ? len - off : MAIL_PIECE;
+		ssize_t got = pread(fd, buf, want, (off_t)off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			err = ord_error_set(ORD_ERROR, "queueing a mail: cannot read its file: %s",
+					    got < 0 ? strerror(errno) : "shorter than written");
+			break;
+		}
+		if (sqlite3_blob_write(blob, buf, (int)got, (int)off) != SQLITE_OK) {
+			err = ord_store_error(db, "queueing a mail");
+			break;
+		}
+		off += (size_t)got;
+	}
+out:
+	free(buf);
+	sqlite3_blob_close(blob);
+	return err;
+}
+
 int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *message_id, size_t mn,
-			       char *rcpt, size_t rn, struct ord_buf *bytes)
+			       char *rcpt, size_t rn, struct ord_buf *bytes, size_t *len)
 {
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
+	/* length() of a blob is read from its row's header, not its pages */
 	if ((err = ord_store_prepare(db, &st,
-				     "SELECT id, message_id, rcpt, bytes FROM mail_outbox WHERE sent IS NULL AND id > ? "
-				     "ORDER BY id LIMIT 1")) != 0)
+				     bytes ? "SELECT id, message_id, rcpt, bytes FROM mail_outbox WHERE sent IS NULL AND id > ? "
+					     "ORDER BY id LIMIT 1"
+					   : "SELECT id, message_id, rcpt, length(bytes) FROM mail_outbox WHERE sent IS NULL AND id > ? "
+					     "ORDER BY id LIMIT 1")) != 0)
 		return err;
 	sqlite3_bind_int64(st, 1, after);
 	rc = sqlite3_step(st);
@@ -368,13 +433,44 @@ int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *me
 		*id = sqlite3_column_int64(st, 0);
 		snprintf(message_id, mn, "%s", col_text(st, 1));
 		snprintf(rcpt, rn, "%s", col_text(st, 2));
-		ord_buf_add(bytes, sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3));
+		if (bytes)
+			ord_buf_add(bytes, sqlite3_column_blob(st, 3),
+				    (size_t)sqlite3_column_bytes(st, 3));
+		if (len)
+			*len = bytes ? (size_t)sqlite3_column_bytes(st, 3)
+				     : (size_t)sqlite3_column_int64(st, 3);
 	} else if (rc == SQLITE_DONE) {
 		err = ORD_ENOTFOUND;
 	} else {
 		err = ord_store_error(db, "reading the outbox");
 	}
 	sqlite3_finalize(st);
+	return err;
+}
+
+int ord_store_mail_outbox_read(sqlite3 *db, int64_t id,
+			       int (*put)(void *ud, const void *bytes, size_t n), void *ud)
+{
+	sqlite3_blob *blob = NULL;
+	char *buf = NULL;
+	int len, off, n, err = 0;
+
+	if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes", id, 0, &blob) != SQLITE_OK) {
+		err = ord_store_error(db, "reading the outbox");
+		goto out;
+	}
+	len = sqlite3_blob_bytes(blob);
+	buf = ord_xmalloc(MAIL_PIECE);
+	for (off = 0; off < len && !err; off += n) {
+		n = len - off < (int)MAIL_PIECE ? len - off : (int)MAIL_PIECE;
+		if (sqlite3_blob_read(blob, buf, n, off) != SQLITE_OK)
+			err = ord_store_error(db, "reading the outbox");
+		else
+			err = put(ud, buf, (size_t)n);
+	}
+out:
+	free(buf);
+	sqlite3_blob_close(blob);
 	return err;
 }
 

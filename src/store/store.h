@@ -487,8 +487,18 @@ int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf 
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			 const void *bytes, size_t len, int64_t now);
 /* ORD_ENOTFOUND (no message set) when nothing is unsent after id after. */
+/* The oldest unsent mail after id after: its bytes into bytes, or when
+ * bytes is NULL only their number in *len (len may be NULL). */
 int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *message_id, size_t mn,
-			       char *rcpt, size_t rn, struct ord_buf *bytes);
+			       char *rcpt, size_t rn, struct ord_buf *bytes, size_t *len);
+/* Mail id's bytes handed to put a piece at a time (incremental blob I/O:
+ * never held whole); 0, or put's non-zero return. */
+int ord_store_mail_outbox_read(sqlite3 *db, int64_t id,
+			       int (*put)(void *ud, const void *bytes, size_t n), void *ud);
+/* ord_store_mail_queue of the len bytes of the file open at fd, written
+ * into the row a piece at a time (zeroblob, then incremental blob I/O). */
+int ord_store_mail_queue_fd(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
+			    int fd, size_t len, int64_t now);
 int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now);
 int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t now, int *ok);
 /* The stored raw of a message replaced by raw (judge.c J9: what is kept

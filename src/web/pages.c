@@ -433,39 +433,39 @@ void web_page_bundle(struct web_req *r, const char *name, const char *file)
 		strcat(etag, "\"");
 		if (web_not_modified(r, etag) || web_respond_cached(r, id) == 0) {
 			bundle_response(r, g, turn);
-		} else if ((err = ord_game_export(g, (int)turn, &r->body)) == ORD_EBADDATA) {
-			/* the verifier refused what the game file gives: its
-			 * findings as they are, a line each */
-			struct ord_buf pre = ORD_BUF_INIT;
-
-			ord_buf_adds(&pre, "<pre class=\"findings\">");
-			web_esc(&pre, ord_error_last());
-			ord_buf_adds(&pre,
-				     "</pre><p>The referee restores the game file from a copy made before the change; the bundle is made then.</p>");
-			ord_buf_reset(&r->body);
-			r->etag[0] = '\0';
-			web_error_page_html(r, 409, "No bundle",
-					    "The game file does not hold this turn as it was played: it was changed outside orderly, and the bundle it gives fails the verifier's checks, so it was not signed.",
-					    pre.buf);
-			ord_buf_release(&pre);
-		} else if (err != 0) {
-			ord_buf_reset(&r->body);
-			r->etag[0] = '\0';
-			web_error_page(r, 409, "No bundle", ord_error_last());
 		} else {
 			unsigned char made[32];
 
-			/* named by what it was made of: another process may have
-			 * changed the file since its state was found */
-			ord_bundle_state(r->body.buf, r->body.len, made);
-			if (memcmp(made, id, 32)) {
-				sodium_bin2hex(etag + 1, 33, made, 16);
-				strcat(etag, "\"");
-				snprintf(r->etag, sizeof(r->etag), "%s", etag);
-			}
 			snprintf(what, sizeof(what), "game %s, the bundle of turn %ld", name, turn);
-			bundle_response(r, g, turn);
-			web_cache_body(r, made, what);
+			err = web_bundle_make(r, g, (int)turn, made, what);
+			if (err == ORD_EBADDATA) {
+				/* the verifier refused what the game file gives:
+				 * its findings as they are, a line each */
+				struct ord_buf pre = ORD_BUF_INIT;
+
+				ord_buf_adds(&pre, "<pre class=\"findings\">");
+				web_esc(&pre, ord_error_last());
+				ord_buf_adds(&pre,
+					     "</pre><p>The referee restores the game file from a copy made before the change; the bundle is made then.</p>");
+				r->etag[0] = '\0';
+				web_error_page_html(r, 409, "No bundle",
+						    "The game file does not hold this turn as it was played: it was changed outside orderly, and the bundle it gives fails the verifier's checks, so it was not signed.",
+						    pre.buf);
+				ord_buf_release(&pre);
+			} else if (err != 0) {
+				r->etag[0] = '\0';
+				web_error_page(r, 409, "No bundle", ord_error_last());
+			} else {
+				/* named by what it was made of: another process
+				 * may have changed the file since its state was
+				 * found */
+				if (memcmp(made, id, 32)) {
+					sodium_bin2hex(etag + 1, 33, made, 16);
+					strcat(etag, "\"");
+					snprintf(r->etag, sizeof(r->etag), "%s", etag);
+				}
+				bundle_response(r, g, turn);
+			}
 		}
 	}
 	web_game_close(r, g);

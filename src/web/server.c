@@ -140,7 +140,11 @@
  *      without being made.  It carries that id as its ETag, and a
  *      download that names it is answered 304 while it holds.  Without
  *      the directory (no writable TMPDIR) a bundle is made for each
- *      download as before.
+ *      download.  Either way it is made into a file, never in memory
+ *      (web_bundle_make: ord_game_export_fd, 0600 by mkstemp, in the
+ *      directory, else beside the game file, else TMPDIR; one not kept
+ *      is unlinked at once and goes with the response): made in memory
+ *      and checked there, a bundle of 100,000 units took 350 MiB.
  * W19. A deadline changed on the referee's page is mailed to every side
  *      told of the turn, as `orderly deadline` and the judge's DEADLINE
  *      mail it: queued in the change's transaction (the hook), sent by
@@ -909,43 +913,82 @@ int web_respond_cached(struct web_req *r, const unsigned char id[32])
 	return err;
 }
 
-void web_cache_body(struct web_req *r, const unsigned char id[32], const char *what)
+/* A new empty file, 0600, for a bundle being made, its name in tmp: in
+ * the server's directory of bundles (W18), else beside the game file,
+ * else in TMPDIR; -1 when none can be made (errno). */
+static int bundle_temp(struct web_req *r, struct ord_buf *tmp)
 {
-	struct ord_buf path = ORD_BUF_INIT, tmp = ORD_BUF_INIT;
-	const char *p = r->body.buf;
-	size_t left = r->body.len;
-	int fd;
+	struct game_lock *l = r->game_lock;
+	const char *env = getenv("TMPDIR");
+	const char *dirs[3];
+	size_t i, n = 0;
+	int fd = -1;
 
+	if (r->w->cache_dir)
+		dirs[n++] = r->w->cache_dir;
+	if (l)
+		dirs[n++] = NULL; /* the game file's own directory */
+	dirs[n++] = env && *env ? env : "/tmp";
+	for (i = 0; fd < 0 && i < n; i++) {
+		ord_buf_reset(tmp);
+		if (dirs[i]) {
+			ord_buf_addf(tmp, "%s/", dirs[i]);
+		} else {
+			const char *slash = strrchr(l->path, '/');
+
+			if (slash)
+				ord_buf_add(tmp, l->path, (size_t)(slash - l->path) + 1);
+		}
+		ord_buf_adds(tmp, ".orderly-bundle-XXXXXX");
+		if ((fd = mkstemp(tmp->buf)) >= 0)
+			fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+	return fd;
+}
+
+int web_bundle_make(struct web_req *r, ord_game *g, int turn, unsigned char made[32], const char *what)
+{
+	struct ord_buf tmp = ORD_BUF_INIT, path = ORD_BUF_INIT;
+	size_t len = 0;
+	int err, fd = bundle_temp(r, &tmp);
+
+	if (fd < 0) {
+		err = ord_error_set(ORD_ECANTWRITE, "%s: no file to make it in (%s: %s)", what,
+				    tmp.buf, strerror(errno));
+		goto out;
+	}
+	/* a file not kept goes with its last descriptor: none is left
+	 * behind, whatever happens to the server (made in the directory of
+	 * bundles, it is removed with it) */
 	if (!r->w->cache_dir)
-		return;
-	cache_name(&path, r->w, id);
-	ord_buf_addf(&tmp, "%s.XXXXXX", path.buf);
-	if ((fd = mkstemp(tmp.buf)) < 0) {
-		fprintf(stderr, "orderly: %s: cannot keep it in %s: %s\n", what, r->w->cache_dir,
-			strerror(errno));
-		goto out;
-	}
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		p += n;
-		left -= (size_t)n;
-	}
-	if (close(fd) != 0 || left || rename(tmp.buf, path.buf) != 0) {
-		fprintf(stderr, "orderly: %s: cannot keep it in %s: %s\n", what, r->w->cache_dir,
-			left ? "short write" : strerror(errno));
 		unlink(tmp.buf);
+	if ((err = ord_game_export_fd(g, turn, fd, tmp.buf, &len)) != 0 ||
+	    (err = ord_bundle_state_fd(fd, len, tmp.buf, made)) != 0)
 		goto out;
+	if (r->w->cache_dir) {
+		cache_name(&path, r->w, made);
+		if (rename(tmp.buf, path.buf) != 0) {
+			fprintf(stderr, "orderly: %s: cannot keep it in %s: %s\n", what,
+				r->w->cache_dir, strerror(errno));
+			unlink(tmp.buf);
+		} else {
+			fprintf(stderr, "orderly: %s: made, %zu bytes, kept for its downloads\n",
+				what, len);
+		}
 	}
-	fprintf(stderr, "orderly: %s: made, %zu bytes, kept for its downloads\n", what, r->body.len);
-	send_file(r, path.buf);
+	ord_buf_release(&r->body);
+	r->body_fd = fd;
+	r->body_fd_len = (uint64_t)len;
+	fd = -1;
 out:
-	ord_buf_release(&path);
+	if (fd >= 0) {
+		close(fd);
+		if (r->w->cache_dir)
+			unlink(tmp.buf);
+	}
 	ord_buf_release(&tmp);
+	ord_buf_release(&path);
+	return err;
 }
 
 int web_not_modified(struct web_req *r, const char *etag)

@@ -192,9 +192,13 @@ int web_bundle_state(struct web_req *r, ord_game *g, int turn, unsigned char id[
 /* A turn's bundle (W18): served as the server's cached file of id when
  * it holds one (0), else -1 and nothing is set. */
 int web_respond_cached(struct web_req *r, const unsigned char id[32]);
-/* The bundle just made in r->body, written to the server's cache under
- * id and served from there; left in memory if it cannot be written. */
-void web_cache_body(struct web_req *r, const unsigned char id[32], const char *what);
+/* Turn's bundle of game g (open under its lock) made into a new file
+ * (ord_game_export_fd: never held in memory) and served from it, made its
+ * state (ord_bundle_state_fd); the file is kept in the server's directory
+ * of bundles under made (W18), or, with none, removed as it is served.
+ * 0, or ord_game_export_fd's refusal, nothing served and no file left;
+ * what names the bundle in the server's messages. */
+int web_bundle_make(struct web_req *r, ord_game *g, int turn, unsigned char made[32], const char *what);
 /* 1, with a 304 response set, when the request's If-None-Match names
  * etag (which the response carries either way). */
 int web_not_modified(struct web_req *r, const char *etag);

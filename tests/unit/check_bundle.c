@@ -1682,6 +1682,87 @@ static int export_fd(ord_game *g, const char *name, char **file, size_t *flen, s
 	return err;
 }
 
+/* ord_game_export_state: the hash of the bundle's bytes as they are made
+ * (counted, then hashed, a piece at a time, never held), the same as
+ * ord_bundle_state of the bundle export makes and of the file
+ * ord_game_export_fd writes, whatever the chunk of rows; refused alike
+ * when too large; another once a row the bundle holds changed */
+START_TEST(export_state_hashes_the_bundle)
+{
+	static const char *const chunks[] = { "1", "3", "1024" };
+	struct ord_buf out = ORD_BUF_INIT;
+	unsigned char want[32], got[32], other[32];
+	char copy[300], path[400], *msg;
+	size_t len, i;
+	ord_game *g = NULL;
+	char *was = getenv("ORDERLY_ROWS_CHUNK") ? ord_strdup(getenv("ORDERLY_ROWS_CHUNK")) : NULL;
+	int fd;
+
+	copy_game(copy, "state.orderly");
+	ck_assert_int_eq(ord_game_open(&g, copy), 0);
+	ck_assert_int_eq(ord_game_export_state(g, 1, got), ORD_EUSAGE);
+	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
+	ord_bundle_state(bundle.buf, bundle.len, want);
+	for (i = 0; i < ORD_ARRAY_SIZE(chunks); i++) {
+		setenv("ORDERLY_ROWS_CHUNK", chunks[i], 1);
+		memset(got, 0, sizeof(got));
+		ck_assert_msg(ord_game_export_state(g, 1, got) == 0, "%s", ord_error_last());
+		ck_assert_msg(!memcmp(got, want, 32), "the state with chunks of %s rows", chunks[i]);
+	}
+	if (was)
+		setenv("ORDERLY_ROWS_CHUNK", was, 1);
+	else
+		unsetenv("ORDERLY_ROWS_CHUNK");
+	free(was);
+	/* of the file export writes, read back a piece at a time */
+	snprintf(path, sizeof(path), "%s/state.xml", dir);
+	unlink(path);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_msg(ord_game_export_fd(g, 1, fd, path, &len) == 0, "%s", ord_error_last());
+	ck_assert_uint_eq(len, bundle.len);
+	ck_assert_int_eq(ord_bundle_state_fd(fd, len, path, got), 0);
+	ck_assert(!memcmp(got, want, 32));
+	/* a file shorter than said: refused, naming it */
+	ck_assert_int_eq(ord_bundle_state_fd(fd, len + 1, path, got), ORD_ERROR);
+	ck_assert_ptr_nonnull(strstr(ord_error_last(), "state.xml"));
+	close(fd);
+	unlink(path);
+	/* too large: export's refusal, word for word */
+	ord_export_set_max_bytes(bundle.len - 1);
+	ck_assert_int_eq(ord_game_export(g, 1, &out), ORD_ELIMIT);
+	msg = ord_strdup(ord_error_last());
+	ck_assert_int_eq(ord_game_export_state(g, 1, got), ORD_ELIMIT);
+	ck_assert_str_eq(ord_error_last(), msg);
+	free(msg);
+	ord_export_set_max_bytes(bundle.len);
+	ck_assert_int_eq(ord_game_export_state(g, 1, got), 0);
+	ck_assert(!memcmp(got, want, 32));
+	ord_export_set_max_bytes(0);
+	ord_game_free(g);
+	/* a row the bundle holds changed outside orderly: another state,
+	 * the hash of the bundle the file gives now */
+	{
+		sqlite3 *db;
+		ck_assert_int_eq(sqlite3_open(copy, &db), SQLITE_OK);
+		ck_assert_int_eq(sqlite3_exec(db, "UPDATE log SET at = at + 1 WHERE kind = 'seal' AND turn = 1",
+					      NULL, NULL, NULL),
+				 SQLITE_OK);
+		sqlite3_close(db);
+	}
+	ck_assert_int_eq(ord_game_open(&g, copy), 0);
+	ck_assert_int_eq(ord_game_use_key(g, &referee), 0);
+	ck_assert_int_eq(ord_game_export_state(g, 1, other), 0);
+	ck_assert(memcmp(other, want, 32));
+	ck_assert_int_eq(ord_game_export_unchecked(g, 1, &out), 0);
+	ord_bundle_state(out.buf, out.len, got);
+	ck_assert(!memcmp(got, other, 32));
+	ord_buf_release(&out);
+	ord_game_free(g);
+	unlink(copy);
+}
+END_TEST
+
 /* export to a file: the bundle written as it is made, a chunk of rows at
  * a time, signed as it is read back and verified from the file; byte for
  * byte the bundle ord_game_export makes, and refused alike */
@@ -2921,6 +3002,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(v, limits_of_any_xml_said_as_they_are);
 	tcase_add_test(v, export_refusals);
 	tcase_add_test(v, export_to_a_file);
+	tcase_add_test(v, export_state_hashes_the_bundle);
 	tcase_add_test(v, export_id_names_the_bundle);
 	tcase_add_test(v, rewrite_after_signed_head);
 	tcase_add_test(v, record_keeps_its_strings);

@@ -2136,11 +2136,26 @@ START_TEST(test_bundle_refused_told_referee)
 	ck_assert_in(body.buf, "It is mailed at the next mail or tick once the game file holds the\n"
 			       "turn as it was played again. Until the file changes, it is not made\n"
 			       "or checked again.\n");
-	/* put back: mailed */
+	/* put back: mailed, the bundle attached byte for byte export's of
+	 * the turn (the judge makes it into a file, and the mail too) */
 	judge_sql("UPDATE log SET at = at - 1 WHERE kind = 'seal' AND turn = 1");
 	tick_at(T0 + 240);
+	a.want = "cross-turn-1.xml";
 	newest_mail("blue@club.test", "turn bundle", &body, &a);
 	ck_assert_in(a.names.buf, "cross-turn-1.xml\n");
+	{
+		struct ord_buf exported = ORD_BUF_INIT;
+		ord_game *g;
+
+		ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+		ck_assert_msg(ord_game_export(g, 1, &exported) == 0, "%s", ord_error_last());
+		ord_game_free(g);
+		ck_assert_uint_gt(exported.len, 1000);
+		ck_assert_uint_eq(a.text.len, exported.len);
+		ck_assert_msg(!memcmp(a.text.buf, exported.buf, exported.len),
+			      "the bundle mailed is not export's");
+		ord_buf_release(&exported);
+	}
 	all = outbox_after(0, NULL);
 	ck_assert_uint_eq(count_in(all, "bundle not sent"), 1);
 	free(all);

@@ -258,6 +258,43 @@ def bundle_kept(fr, games, body):
     with open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log")) as f:
         made = f.read().count("game qb, the bundle of turn 1: made, %d bytes" % len(body.encode()))
     ok(made == 1, "the bundle of turn 1 was made once for four downloads (%d)" % made)
+    same_as_export(body, os.path.join(games, "qb.orderly"), "the bundle served")
+
+
+def same_as_export(body, game, what):
+    """The bytes a page served are `orderly export`'s of the same turn,
+    byte for byte (the page makes it into a file as export does)."""
+    out = game + ".export-1.xml"
+    W.run("export", game, "--turn", "1", "-o", out)
+    with open(out, "rb") as f:
+        exported = f.read()
+    os.unlink(out)
+    ok(body.encode("utf-8") == exported,
+       "%s is orderly export's, byte for byte (%d and %d bytes)" % (what, len(body.encode("utf-8")), len(exported)))
+
+
+def bundle_no_cache(games):
+    """With no directory for the bundles made (TMPDIR not there), each
+    download makes its bundle into a file beside the game file, removed
+    as it is sent: the bytes are export's, and no file is left."""
+    env = dict(os.environ, TMPDIR=os.path.join(games, "no-such-dir"))
+    srv = W.Server(games, env=env)
+    try:
+        fr = W.Client(srv.url)
+        fr.login("qb", "french")
+        for _ in range(2):
+            st, hdrs, body = fr.get("/g/qb/bundle/turn-1.xml")
+            ok(st == 200 and body.startswith("<?xml") and hdrs.get("ETag"),
+               "a bundle with no directory for the bundles made (%d)" % st)
+            same_as_export(body, os.path.join(games, "qb.orderly"), "the bundle made for its download")
+        left = [n for n in os.listdir(games) if n.startswith(".orderly-")]
+        ok(left == [], "no file of the bundles made is left beside the games: %r" % left)
+    finally:
+        srv.stop()
+    with open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log")) as f:
+        log = f.read()
+    ok("no directory for the bundles made" in log and "kept for its downloads" not in log,
+       "the server says it keeps no bundle, and keeps none: %s" % log[-500:])
 
 
 def main():
@@ -301,6 +338,7 @@ def main():
         rc = srv.stop()
     ok(rc == 0, "orderly serve exited %d on SIGTERM" % rc)
     ok(os.listdir(tmp) == [], "the server's bundles are removed when it stops: %r" % os.listdir(tmp))
+    bundle_no_cache(games)
     # a server of its own for the login limits (they would lock this address out)
     srv = W.Server(games)
     try:
