@@ -989,7 +989,7 @@ int ord_game_export_id(ord_game *g, int turn, unsigned char id[32]);
  * the same bytes: Ed25519 signs alike), made without the verifier's check
  * and without holding the bundle: its bytes are made twice, a piece at a
  * time, counted (the hash puts their length first) and then hashed (about
- * two sevenths of an export's work, its memory a chunk of rows and the
+ * a fifth of an export's work, its memory a chunk of rows and the
  * scenario).  Another when anything the
  * bundle is made from changed, through orderly or not (a row edited with
  * the sqlite3 shell, which leaves ord_game_export_id as it was), so that
