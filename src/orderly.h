@@ -1005,7 +1005,7 @@ void ord_bundle_state(const void *bytes, size_t len, unsigned char id[32]);
 int ord_bundle_state_fd(int fd, size_t len, const char *name, unsigned char id[32]);
 /* A new empty file for what is made of game g and too large to hold in
  * memory (a bundle, a mail attaching it): made 0600 beside the game file,
- * else in TMPDIR (/tmp), and removed at once, so that it goes with its
+ * else in TMPDIR, else in /tmp, and removed at once, so that it goes with its
  * last descriptor on every path (a crash too).  Its descriptor, open for
  * reading and writing, which the caller closes; ORD_ECANTWRITE when
  * neither directory takes one. */

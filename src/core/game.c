@@ -2026,19 +2026,24 @@ int ord_game_temp_fd(ord_game *g)
 
 	/* beside the game file first: its disk has room for what is made
 	 * of it, and TMPDIR may be a small memory-backed one */
-	for (tries = 0, fd = -1; fd < 0 && tries < 2; tries++) {
+	for (tries = 0, fd = -1; fd < 0 && tries < 3; tries++) {
 		ord_buf_reset(&name);
 		if (tries == 0 && slash)
 			ord_buf_add(&name, g->path, (size_t)(slash - g->path) + 1);
+		else if (tries == 1 && env && *env)
+			ord_buf_addf(&name, "%s/", env);
+		else if (tries == 2)
+			ord_buf_adds(&name, "/tmp/");
 		else if (tries == 1)
-			ord_buf_addf(&name, "%s/", env && *env ? env : "/tmp");
+			continue;
 		ord_buf_adds(&name, ".orderly-tmp-XXXXXX");
 		if ((fd = mkstemp(name.buf)) >= 0)
 			fcntl(fd, F_SETFD, FD_CLOEXEC);
 	}
 	if (fd < 0) {
-		fd = ord_error_set(ORD_ECANTWRITE, "no temporary file beside '%s' or in %s: %s",
-				   g->path, env && *env ? env : "/tmp", strerror(errno));
+		fd = ord_error_set(ORD_ECANTWRITE,
+				   "no temporary file beside '%s', in $TMPDIR (%s) or in /tmp: %s",
+				   g->path, env && *env ? env : "unset", strerror(errno));
 	} else {
 		/* gone with its last descriptor, whatever becomes of the process */
 		unlink(name.buf);

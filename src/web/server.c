@@ -140,11 +140,13 @@
  *      without being made.  It carries that id as its ETag, and a
  *      download that names it is answered 304 while it holds.  Without
  *      the directory (no writable TMPDIR) a bundle is made for each
- *      download.  Either way it is made into a file, never in memory
+ *      download.  Either way it is made into a file, not in memory
  *      (web_bundle_make: ord_game_export_fd, 0600 by mkstemp, in the
- *      directory, else beside the game file, else TMPDIR; one not kept
- *      is unlinked at once and goes with the response): made in memory
- *      and checked there, a bundle of 100,000 units took 350 MiB.
+ *      directory, else beside the game file, else TMPDIR, else /tmp; one
+ *      not kept is unlinked at once and goes with the response): made in
+ *      memory and checked there, a bundle of 100,000 units took 350 MiB.
+ *      Only a server that may write none of them (a read-only game
+ *      served from a read-only tree) makes it in memory still.
  * W19. A deadline changed on the referee's page is mailed to every side
  *      told of the turn, as `orderly deadline` and the judge's DEADLINE
  *      mail it: queued in the change's transaction (the hook), sent by
@@ -915,12 +917,12 @@ int web_respond_cached(struct web_req *r, const unsigned char id[32])
 
 /* A new empty file, 0600, for a bundle being made, its name in tmp: in
  * the server's directory of bundles (W18), else beside the game file,
- * else in TMPDIR; -1 when none can be made (errno). */
+ * else in TMPDIR, else in /tmp; -1 when none can be made (errno). */
 static int bundle_temp(struct web_req *r, struct ord_buf *tmp)
 {
 	struct game_lock *l = r->game_lock;
 	const char *env = getenv("TMPDIR");
-	const char *dirs[3];
+	const char *dirs[4];
 	size_t i, n = 0;
 	int fd = -1;
 
@@ -928,7 +930,9 @@ static int bundle_temp(struct web_req *r, struct ord_buf *tmp)
 		dirs[n++] = r->w->cache_dir;
 	if (l)
 		dirs[n++] = NULL; /* the game file's own directory */
-	dirs[n++] = env && *env ? env : "/tmp";
+	if (env && *env && strcmp(env, "/tmp"))
+		dirs[n++] = env;
+	dirs[n++] = "/tmp";
 	for (i = 0; fd < 0 && i < n; i++) {
 		ord_buf_reset(tmp);
 		if (dirs[i]) {
@@ -953,8 +957,18 @@ int web_bundle_make(struct web_req *r, ord_game *g, int turn, unsigned char made
 	int err, fd = bundle_temp(r, &tmp);
 
 	if (fd < 0) {
-		err = ord_error_set(ORD_ECANTWRITE, "%s: no file to make it in (%s: %s)", what,
-				    tmp.buf, strerror(errno));
+		/* a server that may write nowhere (a read-only game served
+		 * from a read-only tree): made in memory, as before */
+		unsigned char id[32];
+
+		fprintf(stderr, "orderly: %s: no file to make it in (%s: %s): made in memory\n",
+			what, tmp.buf, strerror(errno));
+		if ((err = ord_game_export(g, turn, &r->body)) != 0) {
+			ord_buf_reset(&r->body);
+		} else {
+			ord_bundle_state(r->body.buf, r->body.len, id);
+			memcpy(made, id, 32);
+		}
 		goto out;
 	}
 	/* a file not kept goes with its last descriptor: none is left

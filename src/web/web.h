@@ -195,7 +195,8 @@ int web_respond_cached(struct web_req *r, const unsigned char id[32]);
 /* Turn's bundle of game g (open under its lock) made into a new file
  * (ord_game_export_fd: never held in memory) and served from it, made its
  * state (ord_bundle_state_fd); the file is kept in the server's directory
- * of bundles under made (W18), or, with none, removed as it is served.
+ * of bundles under made (W18), or, with none, removed as it is served;
+ * made in memory (r->body) only when no directory takes a file.
  * 0, or ord_game_export_fd's refusal, nothing served and no file left;
  * what names the bundle in the server's messages. */
 int web_bundle_make(struct web_req *r, ord_game *g, int turn, unsigned char made[32], const char *what);
