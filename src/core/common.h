@@ -51,6 +51,10 @@ void ord_hex(char *out, const unsigned char *p, size_t len);
  * returns its length.  Every state and result holds numbers: no printf. */
 size_t ord_fmt_long(char *out, long v);
 int ord_unhex(unsigned char *out, size_t max, const char *hex);
+/* A hash of the len bytes at s, eight at a time, for a table to find a
+ * text it holds by (kv.c's texts, the audit's opening states): not a
+ * digest, and no defence against texts made to collide. */
+uint64_t ord_hash64(const void *s, size_t len);
 
 /* Mark kv, packed as ord_kv_parse makes a list, as held: ord_kv_held is
  * then 1 until the list is changed through any kv function (a key set to

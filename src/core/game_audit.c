@@ -53,6 +53,27 @@ struct audit {
 	int have_created;
 	struct ord_verify_cache *cache; /* the scenario and tables, read once for every turn */
 	size_t overrides;               /* events recorded against the orders, every turn's */
+	/* the units' rows as turn 1 began, as check_units read them: turn
+	 * 1's record is given them (its opening), where its replay read
+	 * every unit's row again (ord_store_openings_each), in the same
+	 * read transaction */
+	int keep_began;                           /* turn 1 is checked */
+	ORD_REC_ARRAY(struct ord_rec_unit) began; /* id and state, in unit order */
+	struct ord_arena began_strings;           /* began's ids and states */
+	struct began_state *began_states;         /* BEGAN_SLOTS, each different state once */
+};
+
+/* The units of a kind begin alike: a state kept is found by its hash in
+ * these many slots, at most BEGAN_PROBE from its own, and kept once (a
+ * state not found there is kept again: a file made to collide costs
+ * memory, not time). */
+#define BEGAN_SLOTS 4096
+#define BEGAN_PROBE 8
+
+struct began_state {
+	const char *text; /* in began_strings; NULL: an empty slot */
+	size_t len;
+	uint64_t hash;
 };
 
 static int64_t signed_seq(const void *ud, size_t i)
@@ -253,7 +274,38 @@ static void unit_differs(void *ud, const char *what)
 
 static int digest_unit_row(void *ud, const struct ord_store_unit *u)
 {
-	ord_digest_state(&((struct units_check *)ud)->d, u->uid, u->attrs, 0, 0, u->state);
+	struct units_check *c = ud;
+	struct audit *a = c->a;
+	struct ord_rec_unit *k;
+	struct began_state *slot = NULL;
+	uint64_t hash;
+	size_t len, i;
+
+	ord_digest_state(&c->d, u->uid, u->attrs, 0, 0, u->state);
+	if (!a->keep_began)
+		return 0;
+	k = ORD_REC_ADD(a->began);
+	/* a copy: a turn whose opening names another scenario has the
+	 * cache's replaced, its ids freed, before the replay reads these */
+	k->id = ord_arena_str(&a->began_strings, u->uid);
+	len = strlen(u->state);
+	hash = ord_hash64(u->state, len);
+	for (i = 0; i < BEGAN_PROBE; i++) {
+		slot = &a->began_states[(hash + i) % BEGAN_SLOTS];
+		if (!slot->text ||
+		    (slot->hash == hash && slot->len == len && !memcmp(slot->text, u->state, len)))
+			break;
+	}
+	if (i < BEGAN_PROBE && slot->text) {
+		k->state = (char *)slot->text;
+		return 0;
+	}
+	k->state = ord_arena_strn(&a->began_strings, u->state, len);
+	if (i < BEGAN_PROBE) {
+		slot->text = k->state;
+		slot->len = len;
+		slot->hash = hash;
+	}
 	return 0;
 }
 
@@ -284,10 +336,17 @@ static int check_units(struct audit *a)
 	memset(&c, 0, sizeof(c));
 	c.a = a;
 	ord_digest_init(&c.d, ORD_PHASE_TAG);
+	if (a->keep_began) {
+		a->began.v = ord_xmalloc((sc.nunits ? sc.nunits : 1) * sizeof(*a->began.v));
+		a->began.alloc = sc.nunits ? sc.nunits : 1;
+		a->began_states = ord_xcalloc(BEGAN_SLOTS, sizeof(*a->began_states));
+	}
 	/* the states as turn 1 began, for the digest */
 	if ((err = ord_game_rows_scenario(a->g, &sc, 1, unit_differs, digest_unit_row, &c)) != 0)
 		goto out;
 	ord_digest_final(&c.d, d);
+	free(a->began_states); /* what is kept is in began */
+	a->began_states = NULL;
 	v = a->units_body ? ord_canon_get(a->units_body, "digest") : NULL;
 	if (!v || strlen(v) != 64 || ord_unhex(want, 32, v) != 32 || memcmp(d, want, 32) ||
 	    a->nlog < 2 || !a->units_second)
@@ -322,6 +381,14 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 	 * the replay comes to them */
 	if ((err = ord_store_record_load_parts(a->g->db, t->turn, ORD_REC_AUDIT, &r)) != 0)
 		return err;
+	if (t->turn == 1 && a->began.n && r.units_load) {
+		/* the opening's rows are those check_units read (the same
+		 * query's rows, ord_store_openings_each): given, not read */
+		r.units_load = NULL;
+		r.units.v = a->began.v;
+		r.units.n = r.units.alloc = a->began.n;
+		memset(&a->began, 0, sizeof(a->began));
+	}
 	/* the heads a player kept are checked against the whole log below */
 	err = ord_verify_record_cached(&r, NULL, &v, &f, a->cache);
 	ord_record_release(&r);
@@ -373,6 +440,8 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 	a->v.failures += v.failures;
 	a->overrides += f.overrides;
 	ord_verify_facts_release(&f);
+	if (t->turn == 1)
+		ord_arena_release(&a->began_strings);
 	return 0;
 }
 
@@ -531,6 +600,7 @@ static int audit(ord_game *g, int turn, const struct ord_head *heads, size_t nhe
 		qsort(a.signed_at, nheads, sizeof(*a.signed_at), entry_cmp);
 		a.nsigned = nheads;
 	}
+	a.keep_began = turn <= 1;
 	if ((err = check_chain(&a)) != 0 || (err = check_create(&a)) != 0 ||
 	    (err = check_units(&a)) != 0)
 		goto out;
@@ -595,6 +665,9 @@ out:
 	if (a.have_created)
 		ord_canon_config_release(&a.created);
 	free(a.units_body);
+	free(a.began.v);
+	free(a.began_states);
+	ord_arena_release(&a.began_strings);
 	ord_verify_cache_free(a.cache);
 	if (err)
 		return err;

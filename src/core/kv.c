@@ -501,15 +501,15 @@ void ord_kv_pool_init(struct ord_kv_pool *pool)
 #define TEXT_MAX 256
 
 struct ord_kv_pool_text {
-	uint64_t hash;              /* of the text (hash_bytes) */
+	uint64_t hash;              /* of the text (ord_hash64) */
 	size_t len;                 /* of the text */
 	char *text;                 /* a copy; NULL: an empty slot */
 	struct ord_kv_shared *list; /* the block its parse is shared as */
 };
 
-/* A hash of the len bytes at s, eight at a time. */
-static uint64_t hash_bytes(const char *s, size_t len)
+uint64_t ord_hash64(const void *bytes, size_t len)
 {
+	const char *s = bytes;
 	uint64_t h = 0x9E3779B97F4A7C15u ^ len, w;
 
 	for (; len >= 8; s += 8, len -= 8) {
@@ -656,7 +656,7 @@ int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *t
 		return ord_kv_parse(kv, text);
 	len = strlen(text);
 	if (pool->texts && len <= TEXT_MAX) {
-		hash = hash_bytes(text, len);
+		hash = ord_hash64(text, len);
 		t = text_slot(pool, text, len, hash);
 		if (t->text) {
 			/* the same text parses into the same list: the one it made */
@@ -676,7 +676,7 @@ int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *t
 		t = NULL;
 	}
 	if (!t) {
-		hash = hash_bytes(text, len);
+		hash = ord_hash64(text, len);
 		t = text_slot(pool, text, len, hash);
 	}
 	t->hash = hash;
