@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/argcheck.h"
+#include "core/crypto.h"
 #include "core/game.h"
 #include "core/scenario.h"
 #include "core/verify.h"
@@ -60,7 +61,8 @@ struct audit {
 	int keep_began;                           /* turn 1 is checked */
 	ORD_REC_ARRAY(struct ord_rec_unit) began; /* id and state, in unit order */
 	struct ord_arena began_strings;           /* began's ids and states */
-	struct began_state *began_states;         /* BEGAN_SLOTS, each different state once */
+	int scenario_hashed; /* g->scenario_hash is of the scenario as this read has it */
+	struct began_state *began_states; /* BEGAN_SLOTS, each different state once */
 };
 
 /* The units of a kind begin alike: a state kept is found by its hash in
@@ -325,6 +327,15 @@ static int check_units(struct audit *a)
 	ord_scenario_init(&sc);
 	if ((err = ord_store_game_read(a->g->db, &sg, 1)) != 0)
 		return err;
+	/* these bytes' hash, once for the audit: the creation's check made
+	 * it of the same row in this read (ord_game_config), and the cache
+	 * and every turn's record take it */
+	if (!a->g->have_scenario_hash) {
+		crypto_generichash(a->g->scenario_hash, 32, (const unsigned char *)sg.scenario,
+				   sg.scenario_len, NULL, 0);
+		a->g->have_scenario_hash = 1;
+	}
+	a->scenario_hashed = 1;
 	ord_words_how_of(&words, a->g->rs);
 	if (ord_scenario_load_checked(&sc, sg.scenario, sg.scenario_len, "the game's scenario",
 				      a->g->rs->unit_attrs, &words)) {
@@ -358,7 +369,7 @@ static int check_units(struct audit *a)
 			    "units: %zu sides and %zu units are the scenario's, and began as logged",
 			    sc.nsides, sc.nunits);
 	/* read once: every turn's replay takes it from the cache */
-	ord_verify_cache_keep_scenario(a->cache, a->g->rs, &sc, sg.scenario, sg.scenario_len);
+	ord_verify_cache_keep_scenario(a->cache, a->g->rs, &sc, a->g->scenario_hash);
 	/* its names a player cannot tell apart, once for the game */
 	ord_verify_cache_note_names(a->cache, &a->v);
 out:
@@ -379,7 +390,9 @@ static int check_turn(struct audit *a, const struct ord_store_turn *t, int last)
 	ord_buf_addf(a->v.out, "  turn %d:\n", t->turn);
 	/* its rolls, results and states are read a phase at a time, as
 	 * the replay comes to them */
-	if ((err = ord_store_record_load_parts(a->g->db, t->turn, ORD_REC_AUDIT, &r)) != 0)
+	if ((err = a->scenario_hashed
+			   ? ord_store_record_load_hashed(a->g->db, t->turn, a->g->scenario_hash, &r)
+			   : ord_store_record_load_parts(a->g->db, t->turn, ORD_REC_AUDIT, &r)) != 0)
 		return err;
 	if (t->turn == 1 && a->began.n && r.units_load) {
 		/* the opening's rows are those check_units read (the same
@@ -590,6 +603,9 @@ static int audit(ord_game *g, int turn, const struct ord_head *heads, size_t nhe
 		ord_store_cache_for_scan(g->db, 0);
 		return err;
 	}
+	/* the scenario's hash made again in this read, of the bytes
+	 * check_units reads (ord_game_config makes it when first asked) */
+	g->have_scenario_hash = 0;
 	a.cache = ord_verify_cache_new();
 	/* the entries the player's heads sign, looked for as the log is read */
 	if (nheads) {

@@ -124,11 +124,11 @@ struct ord_scenario;
 struct ord_ruleset;
 struct ord_verify_cache *ord_verify_cache_new(void);
 void ord_verify_cache_free(struct ord_verify_cache *c);
-/* Give c a scenario already read from bytes and checked for rs's unit
- * attributes (the audit reads it first, so that its XML tree is gone
- * before any turn's record is held); sc is left empty. */
+/* Give c a scenario already read from bytes of BLAKE2b-256 hash and checked
+ * for rs's unit attributes (the audit reads it first, so that its XML tree
+ * is gone before any turn's record is held); sc is left empty. */
 void ord_verify_cache_keep_scenario(struct ord_verify_cache *c, const struct ord_ruleset *rs,
-				    struct ord_scenario *sc, const char *bytes, size_t len);
+				    struct ord_scenario *sc, const unsigned char hash[32]);
 /* Tell c that every entry of the game's log was found, in the read
  * transaction its records are read in, to chain: each entry's hash is what
  * the hash before it and its content give (the audit walks the whole log

@@ -423,7 +423,10 @@ static void load_begin(struct load *l, sqlite3 *db, int turn, struct ord_record 
 	r->turn = turn;
 }
 
-int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *r)
+/* ord_store_record_load_parts, the scenario's hash given (an audit's) or
+ * read (scenario_hash NULL) */
+static int load_parts(sqlite3 *db, int turn, unsigned parts, const unsigned char *scenario_hash,
+		      struct ord_record *r)
 {
 	struct ord_store_game g;
 	struct ord_store_turn t;
@@ -442,10 +445,15 @@ int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct or
 		goto out;
 	if ((parts & ORD_REC_LOG) && (parts & ORD_REC_BY_PHASE)) {
 		crypto_generichash_state h;
-		crypto_generichash_init(&h, NULL, 0, 32);
-		if ((err = ord_store_game_scenario_each(db, hash_piece, &h)) != 0)
-			goto out;
-		crypto_generichash_final(&h, r->scenario_hash, 32);
+		if (scenario_hash) {
+			/* the caller's, of these bytes (ord_store_record_load_hashed) */
+			memcpy(r->scenario_hash, scenario_hash, 32);
+		} else {
+			crypto_generichash_init(&h, NULL, 0, 32);
+			if ((err = ord_store_game_scenario_each(db, hash_piece, &h)) != 0)
+				goto out;
+			crypto_generichash_final(&h, r->scenario_hash, 32);
+		}
 		r->scenario_hashed = 1;
 		r->scenario_load = load_scenario;
 		r->rows_ud = db;
@@ -509,6 +517,17 @@ out:
 	else
 		ord_record_fit(r); /* an audit holds a turn's every row */
 	return err;
+}
+
+int ord_store_record_load_parts(sqlite3 *db, int turn, unsigned parts, struct ord_record *r)
+{
+	return load_parts(db, turn, parts, NULL, r);
+}
+
+int ord_store_record_load_hashed(sqlite3 *db, int turn, const unsigned char scenario_hash[32],
+				 struct ord_record *r)
+{
+	return load_parts(db, turn, ORD_REC_AUDIT, scenario_hash, r);
 }
 
 /* The rows of one log entry (?2, which is ?3): its index in each table
