@@ -98,6 +98,14 @@ int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *t
 void ord_kv_pool_repack(struct ord_kv_pool *pool, struct ord_kv *kv, const struct ord_buf *serialised);
 /* Free the blocks no list holds any more (a phase's states changed). */
 void ord_kv_pool_sweep(struct ord_kv_pool *pool);
+/* The 16 bytes a list the pool shares (kv as ord_kv_pool_parse or
+ * ord_kv_pool_repack left it, unchanged since) keeps for its user to note
+ * what is made of its items alone, once for every list that shares them:
+ * *memo points at them.  1: noted before; 0: not yet, and counted as noted
+ * from now (the caller writes them now); -1: kv is no list a pool shares
+ * (*memo NULL).  One pool's lists are noted one way: a context's states, by
+ * the digest of their serialised text (ctx.c state_hash). */
+int ord_kv_shared_memo(const struct ord_kv *kv, unsigned char **memo);
 
 /*
  * An arena of strings freed together: a record's rows (record.c), the

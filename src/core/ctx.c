@@ -467,6 +467,33 @@ static int serialised(const char *text, size_t n)
 	return lines == n && (!*text || text[strlen(text) - 1] == '\n');
 }
 
+/* The hash of a unit's state st as ord_ctx_unit_changed serialises it:
+ * of text when that is its serialised text (exact, or as serialised
+ * finds it), else of the text made.  A state the context's pool shares is
+ * hashed once for every unit whose state is that list (units of a kind
+ * begin alike, and most end a phase as others of their kind): the hash is
+ * noted with the list (ord_kv_shared_memo), being of its items alone. */
+static void state_hash_of(const struct ord_kv *st, const char *text, int exact, unsigned char out[16])
+{
+	unsigned char *memo;
+	int noted = ord_kv_shared_memo(st, &memo);
+
+	if (noted == 1) {
+		memcpy(out, memo, 16);
+		return;
+	}
+	if (text && (exact || serialised(text, st->n))) {
+		state_hash(out, text);
+	} else {
+		struct ord_buf b = ORD_BUF_INIT;
+		ord_kv_serialize(st, &b);
+		state_hash(out, b.buf);
+		ord_buf_release(&b);
+	}
+	if (noted == 0)
+		memcpy(memo, out, 16);
+}
+
 /* A unit added, its strings copied into ctx's unit_strings, or (shared)
  * the caller's, which outlive ctx. */
 static struct ord_unit *add_unit(struct ord_ctx *ctx, const char *id, const char *name,
@@ -504,15 +531,8 @@ static struct ord_unit *add_unit(struct ord_ctx *ctx, const char *id, const char
 	ord_kv_hold(&u->state);
 	if (!ctx->state_before) {
 		/* a partial context only checks: nothing to compare with */
-	} else if (serialised(state, u->state.n)) {
-		state_hash(ctx->state_before[ctx->nunits], state ? state : "");
-	} else {
-		/* hash the state as ord_ctx_unit_changed will serialise it */
-		struct ord_buf b = ORD_BUF_INIT;
-		ord_kv_serialize(&u->state, &b);
-		state_hash(ctx->state_before[ctx->nunits], b.buf);
-		ord_buf_release(&b);
-	}
+	} else
+		state_hash_of(&u->state, state, 0, ctx->state_before[ctx->nunits]);
 	ctx->nunits++;
 	return u;
 }
@@ -980,13 +1000,13 @@ void ord_ctx_next_phase(struct ord_ctx *ctx)
 			continue;
 		ord_buf_reset(&b);
 		ord_kv_serialize(st, &b);
-		state_hash(ctx->state_before[i], b.buf);
 		/* packed again, in one block shared with the units whose
 		 * state is the same, and held as hashed: so the next phase
 		 * sees at once whether it touched the unit, and the units the
 		 * phase changed do not keep a string for each key they set */
 		ord_kv_pool_repack(&ctx->pool, st, &b);
 		ord_kv_hold(st);
+		state_hash_of(st, b.buf, 1, ctx->state_before[i]);
 	}
 	ord_buf_release(&b);
 	ord_kv_pool_sweep(&ctx->pool); /* the states the phase left behind */

@@ -36,9 +36,11 @@
 
 /* The head of a shared block: the items, then their strings, follow it. */
 struct ord_kv_shared {
-	uint32_t refs; /* the lists that hold it; 0: the pool frees it at its sweep */
-	uint32_t hash; /* of its items (hash_items) */
-	size_t n;      /* its items */
+	uint32_t refs;          /* the lists that hold it; 0: the pool frees it at its sweep */
+	uint32_t hash;          /* of its items (hash_items) */
+	size_t n;               /* its items */
+	unsigned char memo[16]; /* its user's note of it (ord_kv_shared_memo) */
+	size_t memo_set;        /* memo is written */
 };
 
 static struct ord_kv_shared *head_of(const void *items)
@@ -637,11 +639,28 @@ static void pool_share(struct ord_kv_pool *pool, struct ord_kv *kv, struct ord_k
 	h->refs = 1;
 	h->hash = hash;
 	h->n = fresh->n;
+	h->memo_set = 0;
 	pool->slots[s] = h;
 	pool->n++;
 held:
 	held_shared(kv, h);
 	ord_kv_init(fresh);
+}
+
+int ord_kv_shared_memo(const struct ord_kv *kv, unsigned char **memo)
+{
+	struct ord_kv_shared *h;
+
+	if (!kv->items || kv->alloc != SHARED) {
+		*memo = NULL;
+		return -1;
+	}
+	h = head_of(kv->items);
+	*memo = h->memo;
+	if (h->memo_set)
+		return 1;
+	h->memo_set = 1;
+	return 0;
 }
 
 int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *text)

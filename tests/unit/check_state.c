@@ -565,6 +565,62 @@ START_TEST(pool_shares_alike_lists)
 }
 END_TEST
 
+/* A shared list's note (ord_kv_shared_memo): one for every list that
+ * shares its block, written by the first to ask; none for a list of its
+ * own (parsed alone, or changed), a new block's unwritten, a list
+ * repacked into another's block has that block's note. */
+START_TEST(pool_notes_once_a_block)
+{
+	struct ord_kv_pool pool;
+	struct ord_kv a, b, c, own;
+	struct ord_buf t = ORD_BUF_INIT;
+	unsigned char *m, *m2;
+
+	ord_kv_pool_init(&pool);
+	ord_kv_init(&a);
+	ord_kv_init(&b);
+	ord_kv_init(&c);
+	ord_kv_init(&own);
+	ck_assert_int_eq(ord_kv_pool_parse(&pool, &a, "figures=24\nformation=line\n"), 0);
+	ck_assert_int_eq(ord_kv_pool_parse(&pool, &c, "figures=20\nformation=line\n"), 0);
+	ck_assert_int_eq(ord_kv_shared_memo(&a, &m), 0);
+	ck_assert_ptr_nonnull(m);
+	memcpy(m, "0123456789abcdef", 16);
+	ck_assert_int_eq(ord_kv_shared_memo(&a, &m2), 1);
+	ck_assert_ptr_eq(m2, m);
+	/* a list parsed alike: the same block, the same note */
+	ck_assert_int_eq(ord_kv_pool_parse(&pool, &b, "figures=24\nformation=line\n"), 0);
+	ck_assert_int_eq(ord_kv_shared_memo(&b, &m2), 1);
+	ck_assert_mem_eq(m2, "0123456789abcdef", 16);
+	/* another list: its own, unwritten */
+	ck_assert_int_eq(ord_kv_shared_memo(&c, &m2), 0);
+	ck_assert_ptr_ne(m2, m);
+	memcpy(m2, "fedcba9876543210", 16);
+	/* changed: a list of its own, no note; repacked like c: c's */
+	ord_kv_set(&a, "figures", "20");
+	ck_assert_int_eq(ord_kv_shared_memo(&a, &m2), -1);
+	ck_assert_ptr_null(m2);
+	ord_kv_serialize(&a, &t);
+	ord_kv_pool_repack(&pool, &a, &t);
+	ck_assert_int_eq(ord_kv_shared_memo(&a, &m2), 1);
+	ck_assert_mem_eq(m2, "fedcba9876543210", 16);
+	/* the first block freed once b lets it go; parsed again, a new block */
+	ord_kv_release(&b);
+	ord_kv_pool_sweep(&pool);
+	ck_assert_int_eq(ord_kv_pool_parse(&pool, &b, "figures=24\nformation=line\n"), 0);
+	ck_assert_int_eq(ord_kv_shared_memo(&b, &m2), 0);
+	/* a list no pool shares */
+	ck_assert_int_eq(ord_kv_parse(&own, "figures=24\n"), 0);
+	ck_assert_int_eq(ord_kv_shared_memo(&own, &m2), -1);
+	ord_kv_release(&own);
+	ord_kv_release(&a);
+	ord_kv_release(&b);
+	ord_kv_release(&c);
+	ord_kv_pool_release(&pool);
+	ord_buf_release(&t);
+}
+END_TEST
+
 /* A text the pool parsed before is found by its text (kv.c
  * pool_find_text), with no parse: the list it gives is the one the parse
  * gives, and shared as the parse shares it.  Held to ord_kv_parse over
@@ -946,6 +1002,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, held_until_changed);
 	tcase_add_test(t, pool_shares_alike_lists);
 	tcase_add_test(t, pool_finds_texts_as_parsed);
+	tcase_add_test(t, pool_notes_once_a_block);
 	tcase_add_test(t, parse_long_as_strtol);
 	tcase_add_test(t, changed_units_of_a_phase);
 	tcase_add_test(t, find_units_asks_each_once);
