@@ -529,8 +529,15 @@ void ord_phase_state_root(struct ord_ctx *ctx, unsigned char out[32])
 
 	ord_digest_init(&d, ORD_UNITS_TAG);
 	for (i = 0; i < ctx->nunits; i++) {
-		ord_buf_reset(&b);
-		ord_kv_serialize(&ctx->units[i].state, &b);
+		const struct ord_kv *st = &ctx->units[i].state;
+		/* a unit whose state is the list of the unit before it (the
+		 * pool shares a state among the units that hold it, and units
+		 * of a kind stand together): its text is the one just written */
+		if (!i || !st->items || st->items != ctx->units[i - 1].state.items ||
+		    st->n != ctx->units[i - 1].state.n) {
+			ord_buf_reset(&b);
+			ord_kv_serialize(st, &b);
+		}
 		ord_digest_unit(&d, ctx->units[i].id, b.buf);
 	}
 	ord_digest_final(&d, out);

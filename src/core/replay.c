@@ -87,9 +87,15 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 			ord_kv_init(&u.state);
 			x->rs->init_unit(x->rules, &u, &d);
 			ord_buf_reset(&s1);
-			ord_buf_reset(&s2);
 			ord_kv_serialize(&u.state, &s1);
-			ord_kv_serialize(&ctx->units[i].state, &s2);
+			/* the text of the unit before when its state is that
+			 * list (ord_phase_state_root) */
+			if (!i || !ctx->units[i].state.items ||
+			    ctx->units[i].state.items != ctx->units[i - 1].state.items ||
+			    ctx->units[i].state.n != ctx->units[i - 1].state.n) {
+				ord_buf_reset(&s2);
+				ord_kv_serialize(&ctx->units[i].state, &s2);
+			}
 			ord_digest_unit(&dg, ctx->units[i].id, s2.buf);
 			if (strcmp(s1.buf, s2.buf) && wrong++ < MAX_LISTED)
 				ord_vout_fail(x->v,
