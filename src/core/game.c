@@ -1391,11 +1391,19 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 			ord_buf_addf(out,
 				     "seal: the deadline has passed; the NMR policy '%s' stands in for %s\n",
 				     g->nmr, missing);
-		else
-			ord_buf_addf(out,
-				     "the %s of %s (%s), then seal; or seal --force now, "
-				     "the NMR policy '%s' standing in for them\n",
-				     what, missing, how, g->nmr);
+		else {
+			/* named again, "red and green", for the sentence */
+			struct ord_buf named = ORD_BUF_INIT;
+			size_t nnamed = 0;
+
+			err = ord_game_sides_lacking_sep(g, t->turn, 0, " and ", &named, &nnamed);
+			if (!err)
+				ord_buf_addf(out,
+					     "the %s of %s (%s), then seal; or seal --force now, "
+					     "the NMR policy '%s' standing in for %s\n",
+					     what, missing, how, g->nmr, named.buf);
+			ord_buf_release(&named);
+		}
 		break;
 	case ORD_TURN_SEALED:
 		if (missing) {
@@ -1446,7 +1454,7 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 		ord_buf_adds(out, "           seal, witness --close and exchange sign with the game's key, "
 				  "kept outside its file: give it with --key FILE\n");
 	ord_buf_release(&lacking);
-	return 0;
+	return err;
 }
 
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml)

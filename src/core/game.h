@@ -263,6 +263,10 @@ int ord_game_store_sheet(struct ord_game *g, struct ord_receipt *rc, const struc
  * 0), or whose latest is not opened (1). */
 int ord_game_sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out,
 			   size_t *n);
+/* The same, the last two names joined with last_sep (" and ": "red, green
+ * and blue"), for a sentence naming them. */
+int ord_game_sides_lacking_sep(struct ord_game *g, int turn, int want_opened, const char *last_sep,
+			       struct ord_buf *out, size_t *n);
 
 /* Sign the log's head (the entry just written) as the head of turn's at
  * ("open", "seal", "close", "exchange"), store it and hand it to the hook

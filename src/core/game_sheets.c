@@ -850,19 +850,37 @@ out:
 int ord_game_sides_lacking(struct ord_game *g, int turn, int want_opened, struct ord_buf *out,
 			   size_t *n)
 {
-	size_t i;
-	int err;
+	return ord_game_sides_lacking_sep(g, turn, want_opened, ", ", out, n);
+}
+
+int ord_game_sides_lacking_sep(struct ord_game *g, int turn, int want_opened, const char *last_sep,
+			       struct ord_buf *out, size_t *n)
+{
+	unsigned char *lack = ord_xcalloc(g->nsides + 1, 1);
+	size_t i, k = 0;
+	int err = 0;
 
 	*n = 0;
 	for (i = 0; i < g->nsides; i++) {
 		unsigned char c[32];
 		int version, opened;
 		if ((err = ord_store_latest(g->db, turn, g->sides[i].id, &version, c, &opened)) != 0)
-			return err;
+			goto out;
 		if (!version || (want_opened && !opened))
-			ord_buf_addf(out, "%s%s", (*n)++ ? ", " : "", g->sides[i].name);
+			lack[i] = 1, (*n)++;
 	}
-	return 0;
+	for (i = 0; i < g->nsides; i++)
+		if (lack[i]) {
+			k++;
+			ord_buf_addf(out, "%s%s",
+				     k == 1    ? ""
+				     : k == *n ? last_sep
+					       : ", ",
+				     g->sides[i].name);
+		}
+out:
+	free(lack);
+	return err;
 }
 
 /* Once every sealed commitment is opened, the dice key can be derived. */

@@ -5,7 +5,8 @@
 # event command's usage; an event recorded with the number --void takes;
 # a battalion charge's contact that no melee event fights holds the melee
 # phase; an arrow typed "->" named as the arrow meant; a sheet headed with
-# another turn warned of; `info` after an exchange naming the bundle.
+# another turn warned of; `info` after an exchange naming the bundle;
+# (hfin) `info` naming the sides the NMR policy would stand in for.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
@@ -130,5 +131,23 @@ expect_not_in "$ERR" "bad hex"
 printf 'D1: M -2,1 1\n' >hex.txt
 run ord check hex.txt --scenario "$KS/scenario.xml" --side danske
 expect_not_in "$ERR" "bad direction"
+
+# ---- info names the sides the NMR policy stands in for at seal --force
+# (before: "standing in for them"): one, then several as "X and Y"
+sed -e 's|^\(  <side id="red".*\)$|\1\n  <side id="green" name="Green Army"/>|' \
+	-e 's|</scenario>|  <unit id="G1" name="Green Foot" side="green" kind="line_infantry" formation="line" figures="24" class="C" weapon="musket"/>\n</scenario>|' \
+	scenario.xml >three.xml
+expect_exit 0 ord new three.game --scenario three.xml
+expect_exit 0 ord submit three.game --side blue blue-1.txt
+run ord info three.game
+expect_eq "$RC" 0 "info with two sides missing"
+expect_in "$OUT" "next:      the sheets of red, green (submit), then seal; or seal --force now, the NMR policy 'hold' standing in for red and green"
+expect_not_in "$OUT" "standing in for them"
+expect_exit 0 ord submit three.game --side red red-1.txt
+run ord info three.game
+expect_in "$OUT" "next:      the sheets of green (submit), then seal; or seal --force now, the NMR policy 'hold' standing in for green"
+expect_exit 0 ord new none.game --scenario three.xml
+run ord info none.game
+expect_in "$OUT" "the NMR policy 'hold' standing in for blue, red and green"
 
 note "ok"

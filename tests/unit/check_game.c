@@ -1087,7 +1087,7 @@ START_TEST(test_seal_rules)
 	expect_info(g, "turn:      1 (open)");
 	/* info's last line is the referee's next step */
 	expect_info(g, "\nnext:      the sheets of blue (submit), then seal; or seal --force now, "
-		       "the NMR policy 'hold' standing in for them\n");
+		       "the NMR policy 'hold' standing in for blue\n");
 	submit_ok(g, "blue", BLUE_SHEET, NULL);
 	expect_info(g, "\nnext:      seal: every side has submitted\n");
 	ck_assert_int_eq(ord_game_seal(g, 0), 0);
