@@ -490,7 +490,9 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name);
 /* For a message about a unit written that is not in the game: the unit of
  * side (NULL: any) whose id or name is closest to written, a letter or two
  * apart ("B21" -> "B2"), as ": did you mean 'B2'?" appended to out;
- * nothing when none is that close.  Looks at every unit of the game, also
+ * when none is that close and side is given, the units it expected
+ * (": expected one of side blue's units: 'B1' to 'B12'", or their ids
+ * listed when not so numbered), else nothing.  Looks at every unit of the game, also
  * when ctx holds only some (a sheet's check holds its side's units and
  * the ones it names). */
 void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out);

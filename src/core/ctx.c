@@ -1203,6 +1203,8 @@ struct hint_seek {
 	const char *side;           /* NULL: any */
 	size_t max, best;
 	struct ord_buf pick_id, pick_name, tmp;
+	struct ord_buf ids; /* the side's units' ids, each '\0'-ended (side only) */
+	size_t nids;
 };
 
 static int hint_consider(void *arg, const char *id, const char *name, const char *side)
@@ -1212,6 +1214,10 @@ static int hint_consider(void *arg, const char *id, const char *name, const char
 
 	if (h->side && strcmp(side, h->side))
 		return 0;
+	if (h->side) {
+		ord_buf_add(&h->ids, id, strlen(id) + 1);
+		h->nids++;
+	}
 	for (k = 0; k < 2; k++) {
 		const char *key = k ? name : id;
 
@@ -1263,6 +1269,79 @@ void ord_ctx_refuse_arg(struct ord_ctx *ctx, const char *key, const char *word)
 	r->word = key && word ? ord_strdup(word) : NULL;
 }
 
+/* The number an id ends with ("B12": prefix 1, 12), -1 when none or a
+ * leading zero ("B01") would not say it back. */
+static long id_number(const char *id, size_t *prefix)
+{
+	size_t n = strlen(id), p = n;
+	long v = 0;
+
+	while (p > 0 && id[p - 1] >= '0' && id[p - 1] <= '9')
+		p--;
+	if (p == n || n - p > 6 || (id[p] == '0' && n - p > 1))
+		return -1;
+	for (*prefix = p; p < n; p++)
+		v = v * 10 + (id[p] - '0');
+	return v;
+}
+
+/* ": expected one of side danske's units: 'D1' to 'D8', 'K1' to 'K4',
+ * 'A1' to 'A4'" for a unit written that is none, nor near one: the ids of
+ * h->side in unit order, three or more numbered one after another with
+ * one prefix said as a run, the first few items when many. */
+static void hint_expected(const struct hint_seek *h, struct ord_buf *out)
+{
+	enum { SHOWN = 8 };
+	struct ord_buf items = ORD_BUF_INIT;
+	const char *p = h->ids.buf, *q;
+	size_t i = 0, j, nitems = 0, pre, pre2, sep = 0; /* sep: the last ", " */
+	long n, n2;
+
+	if (!h->nids) {
+		ord_buf_addf(out, ": side %s has no units", h->side);
+		return;
+	}
+	if (h->nids == 1) {
+		ord_buf_addf(out, ": expected side %s's unit '%s'", h->side, p);
+		return;
+	}
+	while (i < h->nids) {
+		const char *last = p;
+		/* the run from p: ids one more each, the same prefix */
+		j = i + 1;
+		q = p + strlen(p) + 1;
+		if ((n = id_number(p, &pre)) >= 0)
+			for (; j < h->nids; j++, q += strlen(q) + 1) {
+				n2 = id_number(q, &pre2);
+				if (n2 != n + (long)(j - i) || pre2 != pre || strncmp(p, q, pre))
+					break;
+				last = q;
+			}
+		if (j - i < 3) {
+			j = i + 1;
+			q = p + strlen(p) + 1;
+			last = p;
+		}
+		if (nitems < SHOWN) {
+			sep = items.len;
+			ord_buf_addf(&items, "%s'%s'", nitems ? ", " : "", p);
+			if (last != p)
+				ord_buf_addf(&items, " to '%s'", last);
+		}
+		nitems++;
+		i = j;
+		p = q;
+	}
+	ord_buf_addf(out, ": expected one of side %s's units: ", h->side);
+	if (nitems > 1 && nitems <= SHOWN) /* the last one "or" */
+		ord_buf_addf(out, "%.*s or %s", (int)sep, items.buf, items.buf + sep + 2);
+	else
+		ord_buf_adds(out, items.buf);
+	if (nitems > SHOWN)
+		ord_buf_addf(out, " and %zu more", nitems - SHOWN);
+	ord_buf_release(&items);
+}
+
 void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
 {
 	struct ord_buf w = ORD_BUF_INIT, bare = ORD_BUF_INIT;
@@ -1297,6 +1376,7 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 	ord_buf_init(&h.pick_id);
 	ord_buf_init(&h.pick_name);
 	ord_buf_init(&h.tmp);
+	ord_buf_init(&h.ids);
 	/* a partial context seeks among every unit of the game, in unit order
 	 * as a whole one does, read once: the error's path alone pays for it */
 	if (ctx->lazy_all && !ctx->all_loaded) {
@@ -1329,12 +1409,14 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 		int named = strcmp(h.pick_id.buf, h.pick_name.buf) != 0;
 		ord_buf_addf(out, "%s did you mean '%s'%s%s%s?", mark ? ";" : ":", h.pick_id.buf,
 			     named ? " (" : "", named ? h.pick_name.buf : "", named ? ")" : "");
-	}
+	} else if (side && !mark)
+		hint_expected(&h, out);
 	ord_buf_release(&w);
 	ord_buf_release(&bare);
 	ord_buf_release(&h.tmp);
 	ord_buf_release(&h.pick_id);
 	ord_buf_release(&h.pick_name);
+	ord_buf_release(&h.ids);
 }
 
 const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit *u)

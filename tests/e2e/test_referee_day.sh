@@ -6,7 +6,8 @@
 # a battalion charge's contact that no melee event fights holds the melee
 # phase; an arrow typed "->" named as the arrow meant; a sheet headed with
 # another turn warned of; `info` after an exchange naming the bundle;
-# (hfin) `info` naming the sides the NMR policy would stand in for.
+# (hfin) `info` naming the sides the NMR policy would stand in for; a
+# sheet's unknown unit with no near match told the side's units.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
@@ -149,5 +150,28 @@ expect_in "$OUT" "next:      the sheets of green (submit), then seal; or seal --
 expect_exit 0 ord new none.game --scenario three.xml
 run ord info none.game
 expect_in "$OUT" "the NMR policy 'hold' standing in for blue, red and green"
+
+# ---- a sheet's unknown unit with no near match says what was expected,
+# as a near match says "did you mean" (before: only "unknown unit 'D99'");
+# the side's units as a numbered run, listed, or the one
+printf 'D99: ↑ 1/2\n' >far.txt
+run ord check far.txt --scenario scenario.xml --side blue
+expect_eq "$RC" 65 "a battalion sheet naming no unit of the game"
+expect_line "$ERR" "^far\\.txt:1:1: unknown unit 'D99': expected one of side blue's units: 'B1' to 'B3' \\(orders\\)$"
+run ord check far.txt --scenario three.xml --side green
+expect_line "$ERR" "^far\\.txt:1:1: unknown unit 'D99': expected side green's unit 'G1' \\(orders\\)$"
+sed 's|id="B2"|id="BB"|' scenario.xml >gap.xml
+run ord check far.txt --scenario gap.xml --side blue
+expect_line "$ERR" "^far\\.txt:1:1: unknown unit 'D99': expected one of side blue's units: 'B1', 'BB' or 'B3' \\(orders\\)$"
+# a near match still says "did you mean", and nothing more
+printf 'B4: ↑ 1/2\n' >near.txt
+run ord check near.txt --scenario scenario.xml --side blue
+expect_in "$ERR" "near.txt:1:1: unknown unit 'B4': did you mean 'B1' (1st Blue Foot)? (orders)"
+expect_not_in "$ERR" "expected one of"
+# Krigsspil's ordre sheets go through the same lookup
+printf 'D99: M ↑ 1\n' >far-ks.txt
+run ord check far-ks.txt --scenario "$KS/scenario.xml" --side danske
+expect_eq "$RC" 65 "a Krigsspil sheet naming no unit of the game"
+expect_line "$ERR" "^far-ks\\.txt:1:1: unknown unit 'D99': expected one of side danske's units: 'D1' to 'D8', 'K1' to 'K4' or 'A1' to 'A4' \\(4\\.3\\)$"
 
 note "ok"

@@ -259,7 +259,8 @@ END_TEST
 START_TEST(sheet_unknown_unit)
 {
 	cast();
-	ck_assert_str_eq(validate("blue", "B1 ↑ 1\n  X9 ↑ 1\n"), "2:3: unknown unit 'X9' (orders)\n");
+	ck_assert_str_eq(validate("blue", "B1 ↑ 1\n  X9 ↑ 1\n"),
+			 "2:3: unknown unit 'X9': expected one of side blue's units: 'B1', 'B2', 'S1', 'L1', 'H1', 'K1', 'G1' or 'HA' (orders)\n");
 }
 END_TEST
 
@@ -684,7 +685,7 @@ START_TEST(sheet_many_problems)
 					  "S1 ↑ FSq Fb\n"
 					  "G1 Fb Fs UL L\n"
 					  "B2 1/2\n"),
-			 "2:1: unknown unit 'X9' (orders)\n"
+			 "2:1: unknown unit 'X9': expected one of side blue's units: 'B1', 'B2', 'S1', 'L1', 'H1', 'K1', 'G1' or 'HA' (orders)\n"
 			 "3:1: unit 'R1' belongs to side red, not blue (orders)\n"
 			 "4:1: second order for unit 'B1' (its first is on line 1) "
 			 "(one battalion cannot be divided nor receive 2 orders)\n"

@@ -1574,7 +1574,9 @@ START_TEST(test_sheet_basics)
 {
 	cast();
 	ACCEPTS("danske", "D1: M ↑ ½ S @L1 ½\nK1: SM ↑ 1 A @L2\nA1: AS SF @L1 1\n");
-	ck_assert_str_eq(validate("danske", "Z9 M ↑ 1\n"), "1:1: unknown unit 'Z9' (4.3)\n");
+	ck_assert_str_eq(validate("danske", "Z9 M ↑ 1\n"),
+			 "1:1: unknown unit 'Z9': expected one of side danske's units: "
+			 "'D1' to 'D3', 'K1' to 'K3', 'A1' or 'A2' (4.3)\n");
 	ck_assert_str_eq(validate("danske", "L1 M ↑ 1\n"),
 			 "1:1: unit 'L1' belongs to side allierede, not danske (4.3)\n");
 	ck_assert_str_eq(validate("danske", "D1 M ↑ 1\nD1 H\n"),
