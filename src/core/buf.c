@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -590,4 +591,32 @@ char *ord_arena_alloc(struct ord_arena *a, size_t n)
 char *ord_arena_str(struct ord_arena *a, const char *s)
 {
 	return s ? ord_arena_strn(a, s, strlen(s)) : NULL;
+}
+
+/* ---- a file read in pieces (common.h) ---- */
+
+int ord_fd_pieces(int fd, size_t len, const char *what,
+		  int (*fn)(void *ud, const char *piece, size_t n, size_t off), void *ud)
+{
+	const size_t piece = (size_t)64 * 1024;
+	char *buf = ord_xmalloc(len < piece ? len + 1 : piece);
+	size_t off = 0;
+	int err = 0;
+
+	while (!err && off < len) {
+		size_t want = len - off < piece ? len - off : piece;
+		ssize_t got = pread(fd, buf, want, (off_t)off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			err = ord_error_set(ORD_ERROR, "%s: cannot read its file: %s", what,
+					    got < 0 ? strerror(errno) : "shorter than written");
+			break;
+		}
+		err = fn(ud, buf, (size_t)got, off);
+		off += (size_t)got;
+	}
+	free(buf);
+	return err;
 }

@@ -134,6 +134,14 @@ char *ord_arena_str(struct ord_arena *a, const char *s);
  * string of n - 1 bytes (several strings in one, a unit's). */
 char *ord_arena_alloc(struct ord_arena *a, size_t n);
 
+/* The len bytes of the file open at fd, from its start, handed to fn in
+ * pieces of at most 64 KiB (off: where the piece begins); a read
+ * interrupted is tried again.  A file that cannot be read, or ends before
+ * len, is an error "what: cannot read its file: ..."; fn's error stops
+ * the reading and is returned. */
+int ord_fd_pieces(int fd, size_t len, const char *what,
+		  int (*fn)(void *ud, const char *piece, size_t n, size_t off), void *ud);
+
 /*
  * What the last error is besides its code and its words, for the
  * library's own callers to read instead of its message (ORD_ERRMARK_*,

@@ -29,30 +29,24 @@ void ord_bundle_state(const void *bytes, size_t len, unsigned char id[32])
 	ord_digest_final(&d, id);
 }
 
+static int hash_piece(void *ud, const char *piece, size_t n, size_t off)
+{
+	(void)off;
+	crypto_generichash_update(ud, (const unsigned char *)piece, n);
+	return 0;
+}
+
 int ord_bundle_state_fd(int fd, size_t len, const char *name, unsigned char id[32])
 {
+	struct ord_buf what = ORD_BUF_INIT;
 	struct ord_digest d;
-	size_t off = 0, piece = (size_t)64 * 1024;
-	char *buf = ord_xmalloc(piece);
-	int err = 0;
+	int err;
 
 	ord_digest_init(&d, ORD_BUNDLE_STATE_TAG);
 	ord_digest_int(&d, (int64_t)len);
-	while (off < len) {
-		size_t n = len - off < piece ? len - off : piece;
-		ssize_t got = pread(fd, buf, n, (off_t)off);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			err = ord_error_set(ORD_ERROR, "cannot read '%s': %s", name,
-					    got < 0 ? strerror(errno) : "it is shorter than written");
-			break;
-		}
-		crypto_generichash_update(&d.st, (const unsigned char *)buf, (size_t)got);
-		off += (size_t)got;
-	}
-	free(buf);
+	ord_buf_addf(&what, "'%s'", name);
+	err = ord_fd_pieces(fd, len, what.buf, hash_piece, &d.st);
+	ord_buf_release(&what);
 	ord_digest_final(&d, id);
 	return err;
 }

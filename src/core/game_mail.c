@@ -929,32 +929,34 @@ int ord_mail_first_naming(ord_game *g, const char *naming, struct ord_buf *bytes
 	return ord_store_mail_first_naming(g->db, naming, bytes, found);
 }
 
-int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *message_id,
-		   const char *rcpt, const void *bytes, size_t len)
+/* ord_mail_queue of bytes, or (bytes NULL) of the file open at fd. */
+static int queue(ord_game *g, int *queued, const char *key, const char *message_id,
+		 const char *rcpt, const void *bytes, int fd, size_t len)
 {
 	int err, found = 0;
 
 	*queued = 0;
 	if (key && ((err = ord_store_mail_queued(g->db, key, NULL, &found)) != 0 || found))
 		return err;
-	if ((err = ord_store_mail_queue(g->db, key, message_id, rcpt, bytes, len,
-					(int64_t)time(NULL))) == 0)
+	err = bytes ? ord_store_mail_queue(g->db, key, message_id, rcpt, bytes, len,
+					   (int64_t)time(NULL))
+		    : ord_store_mail_queue_fd(g->db, key, message_id, rcpt, fd, len,
+					      (int64_t)time(NULL));
+	if (err == 0)
 		*queued = 1;
 	return err;
+}
+
+int ord_mail_queue(ord_game *g, int *queued, const char *key, const char *message_id,
+		   const char *rcpt, const void *bytes, size_t len)
+{
+	return queue(g, queued, key, message_id, rcpt, bytes ? bytes : "", -1, len);
 }
 
 int ord_mail_queue_fd(ord_game *g, int *queued, const char *key, const char *message_id,
 		      const char *rcpt, int fd, size_t len)
 {
-	int err, found = 0;
-
-	*queued = 0;
-	if (key && ((err = ord_store_mail_queued(g->db, key, NULL, &found)) != 0 || found))
-		return err;
-	if ((err = ord_store_mail_queue_fd(g->db, key, message_id, rcpt, fd, len,
-					   (int64_t)time(NULL))) == 0)
-		*queued = 1;
-	return err;
+	return queue(g, queued, key, message_id, rcpt, NULL, fd, len);
 }
 
 int ord_mail_outbox_next(ord_game *g, int64_t after, struct ord_mail_out *out)

@@ -336,14 +336,17 @@ int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf 
 /* A piece of a mail copied into or out of the outbox. */
 #define MAIL_PIECE ((size_t)64 * 1024)
 
-int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
-			 const void *bytes, size_t len, int64_t now)
+/* The outbox's row of a mail: its bytes, or (bytes NULL) zeros as many
+ * as len, written after. */
+static int queue_row(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
+		     const void *bytes, size_t len, int64_t now)
 {
 	sqlite3_stmt *st = NULL;
 	int err;
 
 	if ((err = ord_store_prepare(db, &st,
-				     "INSERT INTO mail_outbox(key, message_id, rcpt, bytes, queued) VALUES (?,?,?,?,?)")) !=
+				     bytes ? "INSERT INTO mail_outbox(key, message_id, rcpt, bytes, queued) VALUES (?,?,?,?,?)"
+					   : "INSERT INTO mail_outbox(key, message_id, rcpt, bytes, queued) VALUES (?,?,?,zeroblob(?),?)")) !=
 	    0)
 		return err;
 	if (key)
@@ -352,18 +355,38 @@ int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, c
 		sqlite3_bind_null(st, 1);
 	sqlite3_bind_text(st, 2, message_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, rcpt, -1, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 4, bytes, (int)len, SQLITE_STATIC);
+	if (bytes)
+		sqlite3_bind_blob(st, 4, bytes, (int)len, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 4, (int64_t)len);
 	sqlite3_bind_int64(st, 5, now);
 	return step_done(db, st, "queueing a mail");
+}
+
+int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
+			 const void *bytes, size_t len, int64_t now)
+{
+	return queue_row(db, key, message_id, rcpt, bytes ? bytes : "", len, now);
+}
+
+struct blob_in {
+	sqlite3 *db;
+	sqlite3_blob *blob;
+};
+
+static int blob_piece(void *ud, const char *piece, size_t n, size_t off)
+{
+	struct blob_in *b = ud;
+
+	if (sqlite3_blob_write(b->blob, piece, (int)n, (int)off) != SQLITE_OK)
+		return ord_store_error(b->db, "queueing a mail");
+	return 0;
 }
 
 int ord_store_mail_queue_fd(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			    int fd, size_t len, int64_t now)
 {
-	sqlite3_stmt *st = NULL;
-	sqlite3_blob *blob = NULL;
-	char *buf = NULL;
-	size_t off = 0;
+	struct blob_in b = { db, NULL };
 	int err;
 
 	if (len > (size_t)sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1))
@@ -378,46 +401,14 @@ int ord_store_mail_queue_fd(sqlite3 *db, const char *key, const char *message_id
 	 * the row with its bytes (ord_store_mail_outbox_sent).  A migration
 	 * that keeps the bytes last and the mark in a table of its own would
 	 * make both a piece at a time. */
-	if ((err = ord_store_prepare(db, &st,
-				     "INSERT INTO mail_outbox(key, message_id, rcpt, bytes, queued) VALUES (?,?,?,zeroblob(?),?)")) !=
-	    0)
-		return err;
-	if (key)
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 1);
-	sqlite3_bind_text(st, 2, message_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, rcpt, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (int64_t)len);
-	sqlite3_bind_int64(st, 5, now);
-	if ((err = step_done(db, st, "queueing a mail")) != 0)
+	if ((err = queue_row(db, key, message_id, rcpt, NULL, len, now)) != 0)
 		return err;
 	if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes", sqlite3_last_insert_rowid(db), 1,
-			      &blob) != SQLITE_OK) {
+			      &b.blob) != SQLITE_OK)
 		err = ord_store_error(db, "queueing a mail");
-		goto out;
-	}
-	buf = ord_xmalloc(MAIL_PIECE);
-	while (off < len) {
-		size_t want = len - off < MAIL_PIECE ? len - off : MAIL_PIECE;
-		ssize_t got = pread(fd, buf, want, (off_t)off);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			err = ord_error_set(ORD_ERROR, "queueing a mail: cannot read its file: %s",
-					    got < 0 ? strerror(errno) : "shorter than written");
-			break;
-		}
-		if (sqlite3_blob_write(blob, buf, (int)got, (int)off) != SQLITE_OK) {
-			err = ord_store_error(db, "queueing a mail");
-			break;
-		}
-		off += (size_t)got;
-	}
-out:
-	free(buf);
-	sqlite3_blob_close(blob);
+	else
+		err = ord_fd_pieces(fd, len, "queueing a mail", blob_piece, &b);
+	sqlite3_blob_close(b.blob);
 	return err;
 }
 
