@@ -127,6 +127,19 @@ static uint32_t alike_of(uint32_t c)
 	return c;
 }
 
+/* c in one case; and the Latin strokes and rings a font may draw alike,
+ * 'I', 'l' and '1', 'O' and '0', as one */
+static uint32_t fold_ascii(uint32_t c)
+{
+	if (c == 'I' || c == '1' || c == '|')
+		return 'l';
+	if (c == '0')
+		return 'o';
+	if (c >= 'A' && c <= 'Z')
+		return c + ('a' - 'A');
+	return c;
+}
+
 void ord_name_skeleton(struct ord_buf *out, const char *s)
 {
 	struct ord_buf composed = ORD_BUF_INIT;
@@ -161,13 +174,7 @@ void ord_name_skeleton(struct ord_buf *out, const char *s)
 			if (space)
 				ord_buf_addch(out, ' ');
 			space = 0;
-			if (c == 'I' || c == '1' || c == '|')
-				c = 'l';
-			else if (c == '0')
-				c = 'o';
-			else if (c >= 'A' && c <= 'Z')
-				c += 'a' - 'A';
-			ord_buf_addch(out, (int)c);
+			ord_buf_addch(out, (int)fold_ascii(c));
 			continue;
 		}
 		k = ord_utf8_decode(p, end, &c);
@@ -188,15 +195,7 @@ void ord_name_skeleton(struct ord_buf *out, const char *s)
 		if (space)
 			ord_buf_addch(out, ' ');
 		space = 0;
-		c = alike_of(c);
-		/* in one case; and the Latin strokes and rings a font may draw
-		 * alike, 'I', 'l' and '1', 'O' and '0' */
-		if (c == 'I' || c == '1' || c == '|')
-			c = 'l';
-		else if (c == '0')
-			c = 'o';
-		else if (c >= 'A' && c <= 'Z')
-			c += 'a' - 'A';
+		c = fold_ascii(alike_of(c));
 		if (c < 0x80) {
 			ord_buf_addch(out, (int)c);
 			continue;

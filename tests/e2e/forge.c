@@ -211,6 +211,18 @@ static void rechain(ord_game *g)
 	sqlite3_finalize(st);
 }
 
+/* The seed commitment of turn, as its row holds it, in sc. */
+static void seed_commitment_of(ord_game *g, int turn, unsigned char sc[32])
+{
+	sqlite3_stmt *st = prep(g->db, "SELECT seed_commitment FROM turn WHERE turn = ?");
+
+	sqlite3_bind_int(st, 1, turn);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		die("no such turn");
+	memcpy(sc, sqlite3_column_blob(st, 0), 32);
+	sqlite3_finalize(st);
+}
+
 /* Commit every sheet of turn again to seed commitment sc (rows and log). */
 static void recommit_sheets(ord_game *g, int turn, const unsigned char sc[32],
 			    const char *only_side, const unsigned char *new_nonce)
@@ -658,22 +670,12 @@ int main(int argc, char **argv)
 		digest(g, atoll(argv[3]));
 	} else if (!strcmp(argv[1], "recommit") && argc == 5) {
 		unsigned char sc[32];
-		sqlite3_stmt *st = prep(g->db, "SELECT seed_commitment FROM turn WHERE turn = ?");
-		sqlite3_bind_int(st, 1, atoi(argv[4]));
-		if (sqlite3_step(st) != SQLITE_ROW)
-			die("no such turn");
-		memcpy(sc, sqlite3_column_blob(st, 0), 32);
-		sqlite3_finalize(st);
+		seed_commitment_of(g, atoi(argv[4]), sc);
 		recommit_sheets(g, atoi(argv[4]), sc, argv[3], NULL);
 		rechain(g);
 	} else if (!strcmp(argv[1], "stand-in-nonce") && argc == 5) {
 		unsigned char nonce[32], sc[32];
-		sqlite3_stmt *st = prep(g->db, "SELECT seed_commitment FROM turn WHERE turn = ?");
-		sqlite3_bind_int(st, 1, atoi(argv[4]));
-		if (sqlite3_step(st) != SQLITE_ROW)
-			die("no such turn");
-		memcpy(sc, sqlite3_column_blob(st, 0), 32);
-		sqlite3_finalize(st);
+		seed_commitment_of(g, atoi(argv[4]), sc);
 		randombytes_buf(nonce, 32);
 		recommit_sheets(g, atoi(argv[4]), sc, argv[3], nonce);
 		seal_again(g, atoi(argv[4]), argv[3]);
