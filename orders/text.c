@@ -10,6 +10,7 @@
  * every mistake of a sheet at once.  A line's tokens are held back until
  * the line ends, and reach the sheet only if the line parsed (notation.h).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -618,10 +619,10 @@ static void scan_word(struct ord_text *t, const unsigned char **s, const unsigne
  * which every notation reads.  Before, '->' was "an empty token" and an
  * unknown code '>' (the hieroglyphs' joiner '-'), or "a bad hex" (ordre). */
 static const struct {
-	const char *typed, *arrow, *point, *deg;
+	const char *typed;
+	int deg; /* the arrow meant (arrow_text, compass_en) */
 } ascii_arrows[] = {
-	{ "->", "→", "^E", "^090" }, { "-->", "→", "^E", "^090" }, { "=>", "→", "^E", "^090" },
-	{ "<-", "←", "^W", "^270" }, { "<--", "←", "^W", "^270" }, { "<=", "←", "^W", "^270" },
+	{ "->", 90 }, { "-->", 90 }, { "=>", 90 }, { "<-", 270 }, { "<--", 270 }, { "<=", 270 },
 };
 
 /* Whether the word at s (to its first space) is an arrow typed in ASCII:
@@ -630,8 +631,9 @@ static int ascii_arrow(struct ord_text *t, const unsigned char **s, const unsign
 		       unsigned *col)
 {
 	const unsigned char *e = *s;
-	char hint[64];
-	size_t k, n;
+	const struct ord_text_compass *c;
+	char hint[64], point[8] = "";
+	size_t k, n, i;
 
 	if (**s != '-' && **s != '=' && **s != '<')
 		return 0; /* nearly every word, at once */
@@ -646,8 +648,16 @@ static int ascii_arrow(struct ord_text *t, const unsigned char **s, const unsign
 		set_text(&t->text, *s, e);
 		/* the English point where the notation lists them, else the
 		 * degrees, which every list of directions gives */
-		snprintf(hint, sizeof(hint), ": did you mean '%s' (%s)?", ascii_arrows[k].arrow,
-			 t->rules->compass ? ascii_arrows[k].deg : ascii_arrows[k].point);
+		for (c = compass_en; c->deg != ascii_arrows[k].deg; c++)
+			;
+		if (t->rules->compass)
+			snprintf(point, sizeof(point), "^%03d", c->deg);
+		else
+			for (i = 0, point[0] = '^'; i + 2 < sizeof(point); i++)
+				if (!(point[i + 1] = (char)toupper((unsigned char)c->name[i])))
+					break;
+		snprintf(hint, sizeof(hint), ": did you mean '%s' (%s)?",
+			 arrow_text[ascii_arrows[k].deg / 45], point);
 		bad_dir_hint(t, *col, hint);
 		*col += (unsigned)n;
 		*s = e;
