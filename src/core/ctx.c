@@ -1278,9 +1278,10 @@ static long id_number(const char *id, size_t *prefix)
 
 	while (p > 0 && id[p - 1] >= '0' && id[p - 1] <= '9')
 		p--;
+	*prefix = p;
 	if (p == n || n - p > 6 || (id[p] == '0' && n - p > 1))
 		return -1;
-	for (*prefix = p; p < n; p++)
+	for (; p < n; p++)
 		v = v * 10 + (id[p] - '0');
 	return v;
 }
