@@ -1362,20 +1362,37 @@ static void unkept_closes(struct ord_buf *out, int turn, uint64_t mask, int n, c
 
 /* After "verified": what the player did not give, so was not checked, and
  * what no bundle can show alone (one history for every player). */
-/* Of the heads given with --receipt, the receipts (not sealed heads). */
-static size_t receipts_signed(const struct ord_verify_opts *o)
+/* Of the heads given with --receipt, those of r's game and turn (the
+ * others check nothing of it: a note says so), and of those the receipts
+ * (not sealed heads) in *signed; *other: the index of one of another turn
+ * of the game, or -1. */
+static size_t receipts_of_turn(const struct ord_verify_opts *o, const struct ord_record *r,
+			       size_t *signed_, long *other)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < o->nreceipt_heads; i++)
-		n += !strcmp(o->receipt_heads[i].at, "receipt");
+	*signed_ = 0;
+	*other = -1;
+	for (i = 0; i < o->nreceipt_heads; i++) {
+		const struct ord_head *h = &o->receipt_heads[i];
+
+		if (memcmp(h->game_id, r->game_id, 16))
+			continue;
+		if (h->turn != r->turn) {
+			*other = (long)i;
+			continue;
+		}
+		n++;
+		*signed_ += !strcmp(h->at, "receipt");
+	}
 	return n;
 }
 
 static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			const struct ord_verify_opts *o, const struct ord_verify_facts *f)
 {
-	size_t i;
+	size_t i, nsigned = 0, nturn = 0;
+	long other = -1;
 	int n = 0;
 	const char *prefix = o && o->head_prefix ? o->head_prefix : "";
 
@@ -1397,14 +1414,29 @@ static void not_checked(struct ord_buf *out, const struct ord_record *r,
 			     r->turn > 1 ? ", the previous exchange's" : "");
 	if (f->closes_unkept)
 		unkept_closes(out, r->turn, f->closes_unkept, n++, prefix);
-	if (!o || (!o->nreceipts && !o->nreceipt_heads))
+	/* a receipt of another turn checks nothing of this one: the
+	 * player's last receipt, once the next turn is open, is of the next
+	 * turn, and "verified" without this line let a sheet put in his
+	 * place this turn pass unnamed (threat model 45) */
+	if (o)
+		nturn = receipts_of_turn(o, r, &nsigned, &other);
+	if (!o || (!o->nreceipts && !nturn && other < 0))
 		ord_buf_addf(out, "%s  no --receipt: your sheet was not checked\n",
 			     n++ ? "" : "not checked:\n");
-	else if (!o->nreceipt_heads)
+	else if (!o->nreceipts && !nturn)
+		ord_buf_addf(out,
+			     "%s  no --receipt of turn %d: your sheet was not checked (%s%s%s is a receipt of turn %d, which checks nothing of this turn: give this turn's, the receipt of the last sheet you handed in for turn %d)\n",
+			     n++ ? "" : "not checked:\n", r->turn,
+			     o->receipt_names && o->receipt_names[other] ? "'" : "",
+			     o->receipt_names && o->receipt_names[other] ? o->receipt_names[other]
+									 : "the one you gave",
+			     o->receipt_names && o->receipt_names[other] ? "'" : "",
+			     o->receipt_heads[other].turn, r->turn);
+	else if (!nturn)
 		ord_buf_addf(out,
 			     "%s  that the game gave your receipt: a bare commitment is your word (give the receipt head it signed: --receipt FILE)\n",
 			     n++ ? "" : "not checked:\n");
-	else if (!o->nreceipts && !receipts_signed(o))
+	else if (!o->nreceipts && !nsigned)
 		ord_buf_addf(out,
 			     "%s  that the sheet sealed is the one you handed in: a sealed head states the sheet the seal took (give your receipt too: --receipt FILE)\n",
 			     n++ ? "" : "not checked:\n");

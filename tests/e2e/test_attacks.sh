@@ -1502,6 +1502,42 @@ expect_exit 0 ord audit $g
 expect_not_in "$OUT" "note: seal:"
 note "44: the sheets closed before the deadline with every side in are noted"
 
+# ------------------------------------------------------------ 45. a receipt of the next turn, and "verified"
+# The referee puts a sheet of his own in blue's place (blue has no key:
+# version 2, never blue's) and seals it, then hands out the turn's
+# bundle only once turn 2 is open and blue has handed in its sheet: the
+# receipt blue kept last, the one the guides tell him to give, is turn
+# 2's.  verify noted that it checks nothing of turn 1 and said "verified:
+# every check holds" with no word of his sheet among what it did not
+# check, as if he had given his receipt of turn 1.
+g=receipt-late.game
+expect_exit 0 ord new $g --scenario scenario.xml --head $g.open.head
+expect_exit 0 ord submit $g --side blue "$BFIX/blue-1.txt" --receipt-head $g.blue-1.receipt
+expect_exit 0 ord submit $g --side red "$BFIX/red-1b.txt"
+expect_exit 0 ord submit $g --side blue "$BFIX/blue-2.txt"
+expect_exit 0 ord seal $g --head $g.seal.head
+resolve_rest $g
+expect_exit 0 ord exchange $g --head $g.exchange.head
+expect_exit 0 ord submit $g --side blue "$BFIX/blue-2.txt" --receipt-head $g.blue-t2.receipt
+export_bundle $g 1 $g.xml
+expect_exit 0 ord verify $g.xml --pubkey "$(pubkey $g)" --receipt $g.blue-t2.receipt \
+	--head $g.open.head --head $g.seal.head --head $g.exchange.head
+expect_in "$OUT" "note: receipt $g.blue-t2.receipt: a receipt of turn 2, not of this bundle's turn 1"
+expect_in "$OUT" "verified: every check holds
+not checked:
+  no --receipt of turn 1: your sheet was not checked ('$g.blue-t2.receipt' is a receipt of turn 2, which checks nothing of this turn: give this turn's, the receipt of the last sheet you handed in for turn 1)"
+# given as well as turn 2's, turn 1's receipt is checked, and shows it
+run ord verify $g.xml --pubkey "$(pubkey $g)" --receipt $g.blue-t2.receipt --receipt $g.blue-1.receipt \
+	--head $g.open.head --head $g.seal.head --head $g.exchange.head
+[[ $RC == 1 ]] || fail "45: verify with blue's receipt of turn 1 exited $RC"
+expect_in "$OUT" "the sheet of blue, version 1, is here unchanged, but version 2 was sealed instead"
+expect_not_in "$OUT" "no --receipt"
+# a bare commitment of turn 1 beside turn 2's receipt: the word, not the head
+expect_exit 1 ord verify $g.xml --pubkey "$(pubkey $g)" --receipt $g.blue-t2.receipt \
+	--receipt "$(sed -n 's/^commitment: //p' $g.blue-1.receipt)" --head $g.open.head --head $g.exchange.head
+expect_not_in "$OUT" "no --receipt of turn 1"
+note "45: a receipt of another turn leaves the sheet named among what verify did not check"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game
