@@ -489,10 +489,13 @@ int web_session_has(const struct web_session *s, const char *game, const char *p
  * copy, and a link to log in to the game as party in a new tab, so that
  * the box stays.  It is this browser's own text, sent with this very
  * request: nothing is stored, nothing read of the game; "" when the form
- * carried nothing worth keeping.
+ * carried nothing worth keeping.  Only a form the browser says was sent
+ * from a page of this server is given back (here: W23 in server.c); one
+ * from another site's page gets the login link alone, since its text is
+ * that page's author's, not the player's.
  */
 static void given_back(struct ord_buf *out, const char *game, const char *party,
-		       const struct web_form *f)
+		       const struct web_form *f, int here)
 {
 	int referee = !strcmp(party, WEB_REFEREE);
 	const char *sheet = ord_kv_get(&f->kv, "sheet"), *kind = ord_kv_get(&f->kv, "kind"),
@@ -514,7 +517,14 @@ static void given_back(struct ord_buf *out, const char *game, const char *party,
 		if (ord_kv_get(&f->kv, "override") && *ord_kv_get(&f->kv, "override"))
 			ord_buf_addf(&text, "\noverride reason: %s", ord_kv_get(&f->kv, "override"));
 	}
-	if (text.len) {
+	if (text.len && !here) {
+		ord_buf_adds(out,
+			     "<p class=\"not-given-back\">What the form carried is not shown: "
+			     "your browser does not say it was sent from a page of this server, "
+			     "and a page elsewhere could otherwise put words on this server's page "
+			     "as yours. If you typed it here, it is still in the tab you typed it "
+			     "in.</p>\n");
+	} else if (text.len) {
 		ord_buf_addf(out,
 			     "<section class=\"given-back\"><label for=\"given-back\">What you "
 			     "sent, given back so that it is not lost: it was not stored, here or "
@@ -537,30 +547,37 @@ static void given_back(struct ord_buf *out, const char *game, const char *party,
 
 int web_party_ok(struct web_req *r, const char *game, const char *party)
 {
-	int referee = !strcmp(party, WEB_REFEREE);
+	int referee = !strcmp(party, WEB_REFEREE), here;
 	struct ord_buf to = ORD_BUF_INIT;
 
 	if (web_session_has(&r->sess, game, party)) {
 		if (strcmp(r->method, "POST") || web_csrf_ok(r))
 			return 1;
 		/* a form of a session since ended: refused, its text given back */
-		given_back(&to, game, party, &r->form);
+		here = web_from_here(r);
+		given_back(&to, game, party, &r->form, here);
 		web_error_page_html(r, 403, "Refused",
-				    "This form is not one this server gave you (its security "
-				    "token is missing or old: you logged in again since it was "
-				    "drawn). Nothing was changed.",
+				    here ? "This form is not one this server gave you (its security "
+					   "token is missing or old: you logged in again since it was "
+					   "drawn). Nothing was changed."
+					 : "This form was not sent from a page of this server (its "
+					   "security token is missing or wrong). Nothing was changed.",
 				    to.buf);
 		ord_buf_release(&to);
 		return 0;
 	}
 	if (!strcmp(r->method, "POST")) {
-		given_back(&to, game, party, &r->form);
-		web_error_page_html(r, 403, "Log in first",
-				    referee ? "You are not logged in as the referee (or your "
-					      "session ended). Nothing was changed."
-					    : "You are not logged in as this side (or your session "
-					      "ended, or another side logged in on this browser). "
-					      "Nothing was changed.",
+		here = web_from_here(r);
+		given_back(&to, game, party, &r->form, here);
+		web_error_page_html(r, 403, here ? "Log in first" : "Refused",
+				    !here     ? "This form was not sent from a page of this server "
+						"(another site's page sent it here, or your browser does "
+						"not say where it was sent from). Nothing was changed."
+				    : referee ? "You are not logged in as the referee (or your "
+						"session ended). Nothing was changed."
+					      : "You are not logged in as this side (or your session "
+						"ended, or another side logged in on this browser). "
+						"Nothing was changed.",
 				    to.buf);
 		ord_buf_release(&to);
 		return 0;

@@ -189,6 +189,19 @@
  *      passphrase: the mail judge takes its Passphrase: line trimmed, so
  *      one registered with a blank at an end was of no use by mail
  *      either; a blank inside it counts.
+ * W23. A form refused for want of its login gives back what it carried
+ *      (auth.c, given_back) only when the browser says it was sent from
+ *      a page of this server (web_from_here): `Sec-Fetch-Site:
+ *      same-origin`, or, from a browser that sends no Sec-Fetch-Site,
+ *      an `Origin` that is this server's own scheme and Host.  A page
+ *      elsewhere (a player's, mailed to his enemy or to the referee)
+ *      that posted a form here had its text shown on this server's page
+ *      as "what you sent", with "copy it, log in, and paste it in your
+ *      sheet's box" (threat model 46).  The SameSite=Strict cookie is
+ *      not sent with such a POST, so it always came to the refusal.
+ *      Neither header (a client that is no browser, or one older than
+ *      2019) gives nothing back: nothing is lost that the tab it was
+ *      typed in does not keep.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -200,6 +213,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -360,6 +374,21 @@ int web_deadline_notices(struct web_req *r, ord_game *g, int turn, int64_t from,
 const char *web_arg(struct web_req *r, const char *name)
 {
 	return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+int web_from_here(struct web_req *r)
+{
+	const char *site = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Sec-Fetch-Site");
+	const char *origin, *host, *scheme = r->https ? "https://" : "http://";
+	size_t n = strlen(scheme);
+
+	/* W23: the browser's word on where the form was sent from */
+	if (site)
+		return !strcmp(site, "same-origin");
+	origin = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Origin");
+	host = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Host");
+	return origin && host && *host && !strncasecmp(origin, scheme, n) &&
+	       !strcasecmp(origin + n, host);
 }
 
 const char *web_field(struct web_req *r, const char *name)

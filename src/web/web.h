@@ -205,6 +205,11 @@ int web_bundle_make(struct web_req *r, ord_game *g, int turn, unsigned char made
 int web_not_modified(struct web_req *r, const char *etag);
 /* A GET argument (query string), or NULL. */
 const char *web_arg(struct web_req *r, const char *name);
+/* 1 when the browser says the request was sent from a page of this
+ * server (W23: Sec-Fetch-Site same-origin, else an Origin that is this
+ * server's scheme and Host); 0 from another site, or when it says
+ * nothing. */
+int web_from_here(struct web_req *r);
 /* A POST field, or NULL. */
 const char *web_field(struct web_req *r, const char *name);
 /* The path of game NAME's file in the served directory (caller frees),

@@ -1839,7 +1839,11 @@ def given_back(work):
     an old session) gives back, in a box, the text the browser just sent,
     with a link to log in to the game as that party; nothing is stored and
     no other side's text is shown.  A form over the size limit is refused
-    saying the limit."""
+    saying the limit.  Only a form the browser says it sent from a page of
+    this server is given back (W23, threat model 46): one another site's
+    page posted here (a page a player mails his enemy, or the referee) had
+    its text shown on this server's page as "what you sent", to paste in
+    as his orders or record as an event."""
     games = os.path.join(work, "games-back")
     os.makedirs(games)
     gb = W.make_game(games, "gb")
@@ -1861,6 +1865,10 @@ def given_back(work):
     def login_link(body, party):
         return ('href="/g/%s/login?side=%s"' % ("gb" if party != "referee" else "ev", party)) in body
 
+    # what a browser sends with a form of this server's page (Chromium
+    # sends both; a browser before Sec-Fetch-Site, the Origin alone)
+    here = {"Origin": srv.url.rstrip("/"), "Sec-Fetch-Site": "same-origin"}
+
     try:
         fr = W.Client(srv.url)
         fr.login("gb", "french")
@@ -1870,21 +1878,23 @@ def given_back(work):
         # the session ended (a restart, 12 h idle): the cookie names none
         gone = W.Client(srv.url)
         gone.get("/g/gb/login?side=french")
-        st, _, body = gone.post("/g/gb/side/french", dict(form, action="submit", sheet=sheet))
+        st, _, body = gone.post("/g/gb/side/french", dict(form, action="submit", sheet=sheet),
+                                headers=here)
         ok(st == 403 and "Log in first" in body and box(body) == sheet and login_link(body, "french"),
            "a sheet of an ended session is given back with a login link (%d): %s" % (st, W.text_of(body)[:400]))
         ok("<b>&amp;" not in body and "&lt;b&gt;&amp;amp;" in body, "the sheet given back is escaped")
         # another side logged in on the same browser
         al = W.Client(srv.url, jar=fr.jar)
         al.login("gb", "allied")
-        st, _, body = al.post("/g/gb/side/french", dict(form, action="submit", sheet=sheet, csrf=al.csrf))
+        st, _, body = al.post("/g/gb/side/french", dict(form, action="submit", sheet=sheet, csrf=al.csrf),
+                              headers=here)
         ok(st == 403 and "Log in first" in body and box(body) == sheet and login_link(body, "french") and
            CANARY not in body,
            "a sheet sent once another side logged in is given back, no other side's text (%d): %s" %
            (st, W.text_of(body)[:400]))
         # a form of an old session of the side (it logged in again since)
         fr.login("gb", "french")
-        st, _, body = fr.post("/g/gb/side/french", dict(form, action="check", sheet=sheet))
+        st, _, body = fr.post("/g/gb/side/french", dict(form, action="check", sheet=sheet), headers=here)
         ok(st == 403 and "Nothing was changed" in body and box(body) == sheet and login_link(body, "french"),
            "a sheet of an old session's form is given back (%d): %s" % (st, W.text_of(body)[:400]))
         ok(log_len(gb) == before, "a sheet given back was stored")
@@ -1897,11 +1907,59 @@ def given_back(work):
         gone = W.Client(srv.url)
         gone.get("/g/ev/login?side=referee")
         st, _, body = gone.post("/g/ev/referee", dict(at, action="event", kind="move", k_unit="F1",
-                                                      k_distance="5", override=""))
+                                                      k_distance="5", override=""), headers=here)
         ok(st == 403 and "Log in first" in body and box(body) == "move unit=F1 distance=5" and
            login_link(body, "referee"),
            "an event of an ended session is given back (%d): %s" % (st, W.text_of(body)[:400]))
         ok(log_len(ev) == before, "an event given back was recorded")
+        # a browser before Sec-Fetch-Site says where from by Origin alone
+        st, _, body = gone.post("/g/gb/side/french", dict(form, action="check", sheet=sheet),
+                                headers={"Origin": srv.url.rstrip("/")})
+        ok(st == 403 and box(body) == sheet, "a sheet whose Origin alone is this server's is given back "
+           "(%d): %s" % (st, W.text_of(body)[:400]))
+
+        # ---- 46: a form another site's page posts here.  French mails the
+        # allied player (or the referee) a page that posts this server's
+        # form when it is opened; the SameSite=Strict cookie is not sent
+        # with it, so it always came to "Log in first", which showed the
+        # page's words as "what you sent ... paste it in your sheet's box"
+        forged = "# your session ended: your orders, as you sent them\n" + W.demo_sheet(1, "allied") + \
+            "# " + CANARY + " forged by french\n"
+        victim = W.Client(srv.url)
+        victim.login("gb", "allied")
+        stranger = W.Client(srv.url)  # the cookie the browser sends cross-site: none
+        before = log_len(gb)
+        for hdrs, what in (({"Origin": "https://french.example", "Sec-Fetch-Site": "cross-site"},
+                            "from another site"),
+                           ({"Origin": "null", "Sec-Fetch-Site": "cross-site"}, "from a sandboxed page"),
+                           ({"Origin": "https://french.example"}, "with another site's Origin alone"),
+                           ({}, "saying nothing of where it was sent from")):
+            st, _, body = stranger.post("/g/gb/side/allied", {"action": "submit", "sheet": forged},
+                                        csrf=False, headers=hdrs)
+            ok(st == 403 and box(body) is None and CANARY not in body and "forged by" not in body and
+               "not sent from a page of this server" in body and "Nothing was changed" in body and
+               "Log in first" not in body and login_link(body, "allied"),
+               "a sheet posted %s is refused, its text not shown (%d): %s" % (what, st, W.text_of(body)[:400]))
+        # a sibling of the server's host (same-site: the cookie goes with it)
+        st, _, body = victim.post("/g/gb/side/allied", {"action": "submit", "sheet": forged}, csrf=False,
+                                  headers={"Origin": "https://club-pages.example", "Sec-Fetch-Site": "same-site"})
+        ok(st == 403 and box(body) is None and CANARY not in body and "Nothing was changed" in body,
+           "a sheet posted from a sibling site with the login's cookie is refused, its text not shown "
+           "(%d): %s" % (st, W.text_of(body)[:400]))
+        ok(log_len(gb) == before, "a sheet posted from another site was stored")
+        # the referee, sent a page that posts an event
+        before = log_len(ev)
+        st, _, body = stranger.post("/g/ev/referee", dict(at, action="event", kind="fire", k_unit="A1",
+                                                          k_target="F1", k_range="2",
+                                                          override=CANARY + " as measured"),
+                                    csrf=False, headers={"Origin": "https://french.example",
+                                                         "Sec-Fetch-Site": "cross-site"})
+        ok(st == 403 and box(body) is None and CANARY not in body and "k_target" not in body and
+           "fire unit=" not in body and "not sent from a page of this server" in body and
+           login_link(body, "referee"),
+           "an event posted from another site is refused, its text not shown (%d): %s" %
+           (st, W.text_of(body)[:400]))
+        ok(log_len(ev) == before, "an event posted from another site was recorded")
         # too large: the limit is said
         st, _, body = gone.post("/g/gb/side/french", dict(form, action="check", sheet="# x\n" * 20000))
         ok(st == 413 and "64 KiB (65536 bytes)" in body and "1 MiB" in body,

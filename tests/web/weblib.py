@@ -163,11 +163,11 @@ class Client:
     def get(self, path):
         return self.request(path)
 
-    def post(self, path, fields, csrf=True):
+    def post(self, path, fields, csrf=True, headers=None):
         data = dict(fields)
         if csrf and "csrf" not in data:
             data["csrf"] = self.csrf or ""
-        return self.request(path, data)
+        return self.request(path, data, headers)
 
     def login(self, game, party):
         self.get("/g/%s/login?side=%s" % (game, party))
