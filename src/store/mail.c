@@ -1,5 +1,6 @@
 /*
- * mail.c - the SQL of the mail judge's tables (schema/sql/008_mail.sql):
+ * mail.c - the SQL of the mail judge's tables (schema/sql/008_mail.sql, the
+ * outbox as 019_mail_outbox_bytes_last.sql keeps it):
  * parties and their proofs, the judge's configuration and schedule, the
  * inbox, the outbox and the reply counts.  Callers (core/game_mail.c) own
  * the transactions and the log; nothing here begins or commits.
@@ -336,17 +337,20 @@ int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf 
 /* A piece of a mail copied into or out of the outbox. */
 #define MAIL_PIECE ((size_t)64 * 1024)
 
-/* The outbox's row of a mail: its bytes, or (bytes NULL) zeros as many
- * as len, written after. */
-static int queue_row(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
-		     const void *bytes, size_t len, int64_t now)
+/* The outbox's row of a mail, its id in *id: its bytes, or (bytes NULL)
+ * zeros as many as len, written after; and its row of mail_sent, unsent.
+ * The bytes are the record's last column (019_mail_outbox_bytes_last.sql),
+ * so SQLite writes a zeroblob's pages as zeros, never the whole blob in
+ * memory. */
+static int queue_row(sqlite3 *db, int64_t *id, const char *key, const char *message_id,
+		     const char *rcpt, const void *bytes, size_t len, int64_t now)
 {
 	sqlite3_stmt *st = NULL;
 	int err;
 
 	if ((err = ord_store_prepare(db, &st,
-				     bytes ? "INSERT INTO mail_outbox(key, message_id, rcpt, bytes, queued) VALUES (?,?,?,?,?)"
-					   : "INSERT INTO mail_outbox(key, message_id, rcpt, bytes, queued) VALUES (?,?,?,zeroblob(?),?)")) !=
+				     bytes ? "INSERT INTO mail_outbox(key, message_id, rcpt, queued, bytes) VALUES (?,?,?,?,?)"
+					   : "INSERT INTO mail_outbox(key, message_id, rcpt, queued, bytes) VALUES (?,?,?,?,zeroblob(?))")) !=
 	    0)
 		return err;
 	if (key)
@@ -355,18 +359,26 @@ static int queue_row(sqlite3 *db, const char *key, const char *message_id, const
 		sqlite3_bind_null(st, 1);
 	sqlite3_bind_text(st, 2, message_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, rcpt, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, now);
 	if (bytes)
-		sqlite3_bind_blob(st, 4, bytes, (int)len, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 5, bytes, (int)len, SQLITE_STATIC);
 	else
-		sqlite3_bind_int64(st, 4, (int64_t)len);
-	sqlite3_bind_int64(st, 5, now);
+		sqlite3_bind_int64(st, 5, (int64_t)len);
+	if ((err = step_done(db, st, "queueing a mail")) != 0)
+		return err;
+	*id = sqlite3_last_insert_rowid(db);
+	if ((err = ord_store_prepare(db, &st, "INSERT INTO mail_sent(id) VALUES (?)")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, *id);
 	return step_done(db, st, "queueing a mail");
 }
 
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			 const void *bytes, size_t len, int64_t now)
 {
-	return queue_row(db, key, message_id, rcpt, bytes ? bytes : "", len, now);
+	int64_t id;
+
+	return queue_row(db, &id, key, message_id, rcpt, bytes ? bytes : "", len, now);
 }
 
 struct blob_in {
@@ -387,28 +399,72 @@ int ord_store_mail_queue_fd(sqlite3 *db, const char *key, const char *message_id
 			    int fd, size_t len, int64_t now)
 {
 	struct blob_in b = { db, NULL };
+	int64_t id;
 	int err;
 
 	if (len > (size_t)sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1))
 		return ord_error_set(ORD_ELIMIT,
 				     "a mail of %zu bytes is more than the outbox holds (%d)", len,
 				     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1));
-	/* the row with room for the bytes, which are then copied in.
-	 * NEEDSWORK: SQLite keeps a zeroblob unmade only as a record's last
-	 * column, and bytes comes before queued and sent: the insert makes
-	 * the zeros of the whole mail (twice its size at its peak, 42 MB
-	 * for a bundle mail of 10,000 units), as marking it sent rewrites
-	 * the row with its bytes (ord_store_mail_outbox_sent).  A migration
-	 * that keeps the bytes last and the mark in a table of its own would
-	 * make both a piece at a time. */
-	if ((err = queue_row(db, key, message_id, rcpt, NULL, len, now)) != 0)
+	/* the row with room for the bytes, which are then copied in */
+	if ((err = queue_row(db, &id, key, message_id, rcpt, NULL, len, now)) != 0)
 		return err;
-	if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes", sqlite3_last_insert_rowid(db), 1,
-			      &b.blob) != SQLITE_OK)
+	if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes", id, 1, &b.blob) != SQLITE_OK)
 		err = ord_store_error(db, "queueing a mail");
 	else
 		err = ord_fd_pieces(fd, len, "queueing a mail", blob_piece, &b);
 	sqlite3_blob_close(b.blob);
+	return err;
+}
+
+/* Table from's column bytes of row id copied into table to's (of the same
+ * length) a piece at a time; what (doing what) names an error. */
+static int blob_copy(sqlite3 *db, const char *from, const char *to, int64_t id, const char *what)
+{
+	sqlite3_blob *in = NULL, *out = NULL;
+	char *buf = NULL;
+	int len, off, n, err = 0;
+
+	if (sqlite3_blob_open(db, "main", from, "bytes", id, 0, &in) != SQLITE_OK ||
+	    sqlite3_blob_open(db, "main", to, "bytes", id, 1, &out) != SQLITE_OK) {
+		err = ord_store_error(db, what);
+		goto out;
+	}
+	if ((len = sqlite3_blob_bytes(in)) != sqlite3_blob_bytes(out)) {
+		err = ord_error_set(ORD_ERROR, "%s: mail %lld has %d bytes, its copy %d", what,
+				    (long long)id, len, sqlite3_blob_bytes(out));
+		goto out;
+	}
+	buf = ord_xmalloc(MAIL_PIECE);
+	for (off = 0; off < len && !err; off += n) {
+		n = len - off < (int)MAIL_PIECE ? len - off : (int)MAIL_PIECE;
+		if (sqlite3_blob_read(in, buf, n, off) != SQLITE_OK ||
+		    sqlite3_blob_write(out, buf, n, off) != SQLITE_OK)
+			err = ord_store_error(db, what);
+	}
+out:
+	free(buf);
+	sqlite3_blob_close(in);
+	sqlite3_blob_close(out);
+	return err;
+}
+
+int ord_store_mail_outbox_migrate(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = ord_store_prepare(db, &st,
+				     "SELECT id FROM mail_outbox_old WHERE length(bytes) > 0 ORDER BY id")) !=
+	    0)
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if ((err = blob_copy(db, "mail_outbox_old", "mail_outbox", sqlite3_column_int64(st, 0),
+				     "moving the outbox's mails to their new table")) != 0)
+			break;
+	if (!err && rc != SQLITE_DONE)
+		err = ord_store_error(db, "reading the outbox");
+	sqlite3_finalize(st);
 	return err;
 }
 
@@ -420,10 +476,12 @@ int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *me
 
 	/* length() of a blob is read from its row's header, not its pages */
 	if ((err = ord_store_prepare(db, &st,
-				     bytes ? "SELECT id, message_id, rcpt, bytes FROM mail_outbox WHERE sent IS NULL AND id > ? "
-					     "ORDER BY id LIMIT 1"
-					   : "SELECT id, message_id, rcpt, length(bytes) FROM mail_outbox WHERE sent IS NULL AND id > ? "
-					     "ORDER BY id LIMIT 1")) != 0)
+				     bytes ? "SELECT o.id, o.message_id, o.rcpt, o.bytes FROM mail_sent s "
+					     "JOIN mail_outbox o ON o.id = s.id WHERE s.sent IS NULL AND s.id > ? "
+					     "ORDER BY s.id LIMIT 1"
+					   : "SELECT o.id, o.message_id, o.rcpt, length(o.bytes) FROM mail_sent s "
+					     "JOIN mail_outbox o ON o.id = s.id WHERE s.sent IS NULL AND s.id > ? "
+					     "ORDER BY s.id LIMIT 1")) != 0)
 		return err;
 	sqlite3_bind_int64(st, 1, after);
 	rc = sqlite3_step(st);
@@ -477,9 +535,8 @@ int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now)
 	sqlite3_stmt *st = NULL;
 	int err;
 
-	/* the row rewritten whole, its bytes too (ord_store_mail_queue_fd's
-	 * NEEDSWORK) */
-	if ((err = ord_store_prepare(db, &st, "UPDATE mail_outbox SET sent = ? WHERE id = ?")) != 0)
+	/* a row of its own: the mail's row, and its bytes, are not written */
+	if ((err = ord_store_prepare(db, &st, "UPDATE mail_sent SET sent = ? WHERE id = ?")) != 0)
 		return err;
 	sqlite3_bind_int64(st, 1, now);
 	sqlite3_bind_int64(st, 2, id);
@@ -722,7 +779,7 @@ int ord_store_mail_due(const char *path, int64_t now, int *due)
 	if ((err = ord_store_prepare(db, &st,
 				     "SELECT (SELECT coalesce(max(seq), 0) FROM log_head) != seen_seq "
 				     "OR (next_due > 0 AND next_due <= ?) "
-				     "OR EXISTS (SELECT 1 FROM mail_outbox WHERE sent IS NULL) FROM mail_config")) !=
+				     "OR EXISTS (SELECT 1 FROM mail_sent WHERE sent IS NULL) FROM mail_config")) !=
 	    0)
 		goto out;
 	sqlite3_bind_int64(st, 1, now);

@@ -402,12 +402,23 @@ static int query_int(sqlite3 *db, const char *sql, int *out)
 	return rc;
 }
 
+/* Steps of C run after a migration's SQL, for what SQL cannot do a piece
+ * at a time: an INSERT ... SELECT of a blob holds the whole blob in memory
+ * (a mail attaching a bundle is hundreds of MB at 100,000 units). */
+static const struct {
+	int version;              /* the migration the step follows */
+	int (*step)(sqlite3 *db); /* 0, or an error set */
+} migration_steps[] = {
+	{ 19, ord_store_mail_outbox_migrate }, /* the mails' bytes into 019's outbox */
+};
+
 /* Apply every migration newer than the file's user_version, in one
  * transaction, and see that the schema they leave is the build's (path
  * names the file): a file of an older format whose schema was changed by
  * hand is refused as it was, the migration rolled back. */
 static int migrate(sqlite3 *db, const char *path, int from)
 {
+	size_t i;
 	int v, err = 0;
 
 	if ((err = ord_store_begin(db)) != 0)
@@ -425,6 +436,9 @@ static int migrate(sqlite3 *db, const char *path, int from)
 		}
 		if ((err = ord_store_exec(db, (const char *)r->data)) != 0)
 			goto out;
+		for (i = 0; i < ORD_ARRAY_SIZE(migration_steps); i++)
+			if (migration_steps[i].version == v && (err = migration_steps[i].step(db)) != 0)
+				goto out;
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v);
 		if ((err = ord_store_exec(db, pragma)) != 0)
 			goto out;

@@ -505,7 +505,13 @@ int ord_store_mail_outbox_read(sqlite3 *db, int64_t id,
  * into the row a piece at a time (zeroblob, then incremental blob I/O). */
 int ord_store_mail_queue_fd(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			    int fd, size_t len, int64_t now);
+/* Mail id marked sent at now (its row of mail_sent: its bytes are not
+ * written again). */
 int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now);
+/* Migration 019's step after its SQL: each mail's bytes copied from the
+ * outbox of before (mail_outbox_old) into the zeros its row in the new
+ * mail_outbox holds, a piece at a time (never a whole mail in memory). */
+int ord_store_mail_outbox_migrate(sqlite3 *db);
 int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t now, int *ok);
 /* The stored raw of a message replaced by raw (judge.c J9: what is kept
  * of a mail not proven). */

@@ -115,6 +115,26 @@ sql() {
 	sqlite3 -batch -bail "$1" "$2"
 }
 
+# SQL that puts a game's outbox back as an orderly before schema 19 kept
+# it (schema/sql/008_mail.sql: the bytes before queued and sent, no
+# mail_sent), its mails and their marks as they are: for a file of an
+# older format made from one of now.
+OLD_OUTBOX_SQL="CREATE TEMP TABLE outbox_rows AS
+		SELECT o.id, o.key, o.message_id, o.rcpt, o.bytes, o.queued, s.sent
+		FROM mail_outbox o JOIN mail_sent s ON s.id = o.id;
+	DROP TABLE mail_sent; DROP TABLE mail_outbox;
+	CREATE TABLE mail_outbox (
+		id          INTEGER PRIMARY KEY,
+		key         TEXT UNIQUE,
+		message_id  TEXT NOT NULL UNIQUE,
+		rcpt        TEXT NOT NULL,
+		bytes       BLOB NOT NULL,
+		queued      INTEGER NOT NULL,
+		sent        INTEGER
+	);
+	CREATE INDEX mail_outbox_unsent ON mail_outbox(id) WHERE sent IS NULL;
+	INSERT INTO mail_outbox SELECT * FROM outbox_rows; DROP TABLE outbox_rows;"
+
 # The path and its SQLite companions: none may exist.
 expect_no_game() {
 	local f

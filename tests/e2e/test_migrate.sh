@@ -22,7 +22,7 @@ sql g.game "UPDATE game SET scenario = (SELECT scenario FROM game_scenario);
 	DROP TABLE game_scenario; DROP TABLE sealed_order; DROP TABLE event_unit;
 	DROP TABLE order_index; DROP INDEX log_kind; ALTER TABLE mail_party DROP COLUMN address_salt; ALTER TABLE mail_party DROP COLUMN pgp_last;
 	DROP TABLE mail_pass_fail; ALTER TABLE mail_config DROP COLUMN pass_tries; ALTER TABLE mail_config DROP COLUMN files;
-	DROP TABLE mail_refused;
+	DROP TABLE mail_refused; $OLD_OUTBOX_SQL
 	PRAGMA user_version = 9;" >/dev/null
 expect_eq "$(sql g.game "SELECT hex(scenario) FROM game" | sha256sum)" "$scenario_sha" "the old row"
 
@@ -39,7 +39,7 @@ expect_eq "$(sql renamed.game "PRAGMA user_version")" 9 "the schema of the old f
 # opened: migrated, the scenario in its own row and the same bytes
 expect_exit 0 ord info g.game
 expect_in "$OUT" "turn:      1 (sealed"
-expect_eq "$(sql g.game "PRAGMA user_version")" 18 "the schema after the open"
+expect_eq "$(sql g.game "PRAGMA user_version")" 20 "the schema after the open"
 expect_eq "$(sql g.game "SELECT hex(scenario) FROM game_scenario" | sha256sum)" "$scenario_sha" \
 	"the scenario after the migration"
 expect_eq "$(sql g.game "SELECT length(scenario) FROM game")" 0 "the game row's scenario"
@@ -240,4 +240,62 @@ expect_exit 65 ord info ks.game
 expect_in "$ERR" "no parameter 'genforsyning_traek'"
 expect_in "$ERR" "this orderly's ruleset 'krigsspil' cannot play the game by the tables it keeps"
 expect_eq "$(sha ks.game)" "$ks_sha" "a game refused for its tables"
+
+# A game whose outbox an orderly before schema 19 kept (the bytes before
+# queued and sent, the mark sent in the mail's row): migrated, its mails,
+# sent and unsent, keep their rows, bytes and marks, each mail's bytes
+# copied a piece at a time (a bundle mail of this game is more than the
+# 64 KiB piece); mail-out then sends the unsent ones as they were queued,
+# byte for byte, and marks them sent.
+python3 "$SRC/tests/bench/gen.py" --units 60 --sides 2 --out big >/dev/null
+mkdir mailed
+M=mailed/big.orderly
+expect_exit 0 ord new "$M" --scenario big/scenario.xml
+expect_exit 0 ord register "$M" --referee --address referee@club.test --judge orderly@judge.test
+for s in s1 s2; do
+	expect_exit 0 ord register "$M" --side $s --address $s@club.test
+	expect_exit 0 ord submit "$M" --side $s "big/sheets/$s.txt"
+done
+expect_exit 0 ord seal "$M"
+for p in movement fire fire-morale melee melee-morale; do
+	if [[ -s "big/events/$p.txt" ]]; then expect_exit 0 ord event "$M" --file "big/events/$p.txt"; fi
+	expect_exit 0 ord resolve "$M"
+done
+expect_exit 0 ord exchange "$M"
+expect_exit 75 ord tick mailed --sendmail false
+sql "$M" "UPDATE mail_sent SET sent = 1765000000 + id WHERE id % 3 = 0" >/dev/null
+outbox_rows="SELECT o.id, o.key, o.message_id, o.rcpt, o.queued, s.sent, length(o.bytes), hex(sha3(o.bytes))
+	FROM mail_outbox o JOIN mail_sent s ON s.id = o.id ORDER BY o.id"
+rows=$(sql "$M" "$outbox_rows")
+expect_eq "$(sql "$M" "SELECT count(*) > 10 AND max(length(bytes)) > 65536 FROM mail_outbox")" 1 \
+	"mails queued, one of them longer than a piece"
+sql "$M" "$OLD_OUTBOX_SQL PRAGMA user_version = 18;" >/dev/null
+expect_eq "$(sql "$M" "SELECT id, key, message_id, rcpt, queued, sent, length(bytes), hex(sha3(bytes))
+	FROM mail_outbox ORDER BY id")" "$rows" "the old outbox's rows"
+expect_exit 0 ord info "$M"
+expect_eq "$(sql "$M" "PRAGMA user_version")" 20 "the schema of the old outbox's game after the open"
+expect_eq "$(sql "$M" "$outbox_rows")" "$rows" "the outbox's rows after the migration"
+expect_eq "$(sql "$M" "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'mail_outbox_old%'")" 0 \
+	"the old outbox after the migration"
+mkdir sent
+cat >sendmail.sh <<'SH'
+#!/bin/sh
+exec cat >"sent/$(printf %03d "$(ls sent | wc -l)")"
+SH
+chmod +x sendmail.sh
+unsent=$(sql "$M" "SELECT id FROM mail_sent WHERE sent IS NULL ORDER BY id")
+expect_exit 0 ord mail-out "$M" --sendmail ./sendmail.sh
+expect_eq "$(sql "$M" "SELECT count(*) FROM mail_sent WHERE sent IS NULL")" 0 "unsent mails after mail-out"
+expect_eq "$(sql "$M" "SELECT count(*) FROM mail_sent WHERE id % 3 = 0 AND sent <> 1765000000 + id")" 0 \
+	"the marks of the mails sent before, after mail-out"
+k=0
+for id in $unsent; do
+	f=sent/$(printf %03d $k)
+	sql "$M" "SELECT writefile('queued.$id', bytes) FROM mail_outbox WHERE id = $id" >/dev/null
+	cmp -s "$f" "queued.$id" || fail "mail $id: mail-out sent other bytes than were queued ($f)"
+	k=$((k + 1))
+done
+expect_eq "$(ls sent | wc -l)" "$k" "the mails mail-out sent"
+expect_exit 0 ord audit "$M"
+expect_in "$OUT" "clean"
 note "ok"

@@ -80,7 +80,7 @@ tick_at 2030-12-01T12:00Z
 expect_eq "$(sqlu "SELECT key FROM mail_outbox WHERE rcpt = 'blue@club.test' ORDER BY id" "$S")" \
 	"open/1/blue
 seal/1/blue" "blue's mails of the quick turn, in order"
-expect_eq "$(sqlu "SELECT count(*) FROM mail_outbox WHERE sent IS NULL" "$S")" 0 "mails of the quick turn unsent"
+expect_eq "$(sqlu "SELECT count(*) FROM mail_sent WHERE sent IS NULL" "$S")" 0 "mails of the quick turn unsent"
 for f in $(mails blue); do
 	if [[ "$(mime "$f" subject)" == "[quick] turn open" ]]; then
 		OPEN=$f

@@ -307,7 +307,7 @@ EOF
 done
 
 expect_eq "$(sqlu "SELECT count(*) FROM turn")" 4 "turns"
-expect_eq "$(sqlu "SELECT count(*) FROM mail_outbox WHERE sent IS NULL")" 0 "unsent mail"
+expect_eq "$(sqlu "SELECT count(*) FROM mail_sent WHERE sent IS NULL")" 0 "unsent mail"
 expect_eq "$(sqlu "SELECT count(*) FROM mail_inbox WHERE state != 'done'")" 0 "unprocessed mail"
 run ordu audit "$G"
 [[ $RC == 0 ]] || fail "audit: $OUT $ERR"

@@ -148,7 +148,7 @@ printf 'blue shako and sabre\n' | ordu register "$G" --side blue --passphrase-fi
 # the earlier orderly: its mails named the files alone (what this one
 # queues, the game's name taken off the names, before they are sent)
 as_earlier() {
-	sqlu "UPDATE mail_outbox SET bytes = CAST(replace(CAST(bytes AS TEXT), 'upgrade-', '') AS BLOB) WHERE sent IS NULL"
+	sqlu "UPDATE mail_outbox SET bytes = CAST(replace(CAST(bytes AS TEXT), 'upgrade-', '') AS BLOB) WHERE id IN (SELECT id FROM mail_sent WHERE sent IS NULL)"
 	flush
 }
 ordu tick "$GAMES" --sendmail false >/dev/null || true
