@@ -55,6 +55,11 @@
 #define MAIL_UNANSWERED_HEAD ((size_t)64 * 1024)
 #define MAIL_UNANSWERED_BODY ((size_t)16 * 1024)
 
+/* A notice whose body and attachments hold more than this many bytes is
+ * composed into a file and copied into the outbox a piece at a time
+ * (mail_queue_to), as one attaching a file is; a smaller one in memory. */
+#define MAIL_IN_MEMORY ((size_t)64 * 1024)
+
 /* The largest message mail-in takes (a larger one gets a reply saying so). */
 #define MAIL_MAX_BYTES ((size_t)32 * 1024 * 1024)
 /* The largest text orderly reads as a sheet. */

@@ -62,7 +62,7 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 	struct ord_mail_party p;
 	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT;
 	struct mail_out out;
-	size_t i;
+	size_t i, held = strlen(body);
 	int err, queued;
 
 	if ((err = ord_mail_party(g, side, &p)) != 0)
@@ -72,11 +72,14 @@ int mail_queue_to(ord_game *g, const char *side, const char *key, const char *su
 	mail_judge_from(g, &from);
 	ord_buf_addf(&subj, "[%s] %s", ord_game_name(g), subject);
 	for (i = 0; i < natt && !att[i].in_file; i++)
-		;
-	if (i < natt) {
-		/* an attachment in a file (a bundle): the mail too, composed
-		 * into a file of its own and copied into the outbox a piece
-		 * at a time (a bundle of 100,000 units is 156 MB) */
+		held += att[i].len;
+	if (i < natt || held > MAIL_IN_MEMORY) {
+		/* an attachment in a file (a bundle), or a large mail (a turn
+		 * report, its text in the body and attached: 25 MB at 100,000
+		 * units): composed into a file of its own and copied into the
+		 * outbox a piece at a time (a bundle of 100,000 units is 156
+		 * MB), where in memory the mail was held three times over as
+		 * it was queued (GMime's stream, its copy, SQLite's record) */
 		int fd = ord_game_temp_fd(g);
 
 		if (fd < 0) {
