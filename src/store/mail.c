@@ -13,6 +13,9 @@
 
 #include "store/store.h"
 
+/* A piece of a mail copied into or out of the outbox. */
+#define MAIL_PIECE ((size_t)64 * 1024)
+
 static const char *col_text(sqlite3_stmt *st, int i)
 {
 	const unsigned char *s = sqlite3_column_text(st, i);
@@ -256,27 +259,72 @@ int ord_store_mail_inbox_said(sqlite3 *db, const char *text, int64_t before, int
 	return err;
 }
 
+/* *found 1 when mail id's bytes hold s (n bytes, n > 0): read a piece at
+ * a time, each piece after the last n - 1 bytes of the one before, where
+ * instr() held the whole mail (a turn report's, 25 MB at 100,000 units). */
+static int blob_holds(sqlite3 *db, int64_t id, const char *s, size_t n, int *found)
+{
+	sqlite3_blob *blob = NULL;
+	char *buf = NULL, *p, *end;
+	size_t keep = 0, have;
+	int len, off, k, err = 0;
+
+	if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes", id, 0, &blob) != SQLITE_OK) {
+		err = ord_store_error(db, "reading the outbox");
+		goto out;
+	}
+	len = sqlite3_blob_bytes(blob);
+	buf = ord_xmalloc(MAIL_PIECE + n);
+	for (off = 0; off < len && !*found; off += k) {
+		k = len - off < (int)MAIL_PIECE ? len - off : (int)MAIL_PIECE;
+		if (sqlite3_blob_read(blob, buf + keep, k, off) != SQLITE_OK) {
+			err = ord_store_error(db, "reading the outbox");
+			break;
+		}
+		have = keep + (size_t)k;
+		end = buf + have;
+		for (p = buf; (size_t)(end - p) >= n && (p = memchr(p, s[0], (size_t)(end - p))) &&
+			      (size_t)(end - p) >= n;
+		     p++)
+			if (!memcmp(p, s, n)) {
+				*found = 1;
+				break;
+			}
+		keep = have < n - 1 ? have : n - 1;
+		memmove(buf, end - keep, keep);
+	}
+out:
+	free(buf);
+	sqlite3_blob_close(blob);
+	return err;
+}
+
 int ord_store_mail_queued(sqlite3 *db, const char *key, const char *naming, int *found)
 {
 	sqlite3_stmt *st = NULL;
-	int err, rc;
+	int64_t id = 0;
+	int err, rc, queued = 0;
 
 	*found = 0;
-	/* instr() of two blobs compares bytes: the composed mail as sent */
-	if ((err = ord_store_prepare(db, &st,
-				     "SELECT 1 FROM mail_outbox WHERE key = ?1 AND (?2 IS NULL OR instr(bytes, ?2) > 0)")) !=
-	    0)
+	if ((err = ord_store_prepare(db, &st, "SELECT id FROM mail_outbox WHERE key = ?")) != 0)
 		return err;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (naming)
-		sqlite3_bind_blob(st, 2, naming, (int)strlen(naming), SQLITE_STATIC);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*found = 1;
-	else if (rc != SQLITE_DONE)
+	if (rc == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		queued = 1;
+	} else if (rc != SQLITE_DONE) {
 		err = ord_store_error(db, "reading the outbox");
+	}
 	sqlite3_finalize(st);
-	return err;
+	if (err || !queued)
+		return err;
+	/* the composed mail as sent, its bytes compared */
+	if (!naming || !*naming) {
+		*found = 1;
+		return 0;
+	}
+	return blob_holds(db, id, naming, strlen(naming), found);
 }
 
 int ord_store_mail_files_get(sqlite3 *db, struct ord_buf *out, int *kept)
@@ -333,9 +381,6 @@ int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf 
 	sqlite3_finalize(st);
 	return err;
 }
-
-/* A piece of a mail copied into or out of the outbox. */
-#define MAIL_PIECE ((size_t)64 * 1024)
 
 /* The outbox's row of a mail, its id in *id: its bytes, or (bytes NULL)
  * zeros as many as len, written after; and its row of mail_sent, unsent.

@@ -1021,6 +1021,43 @@ START_TEST(test_one_reminder_at_once)
 }
 END_TEST
 
+/* Whether a queued mail names a file is read from its bytes a piece at a
+ * time (64 KiB, never the whole mail): the name is found wherever it lies,
+ * across a piece's end too, and a name the mail does not hold, or holds
+ * cut by its end, is not. */
+START_TEST(test_queued_naming_in_pieces)
+{
+	static const size_t at[] = { 0, 65536 - 5, 65536 - 1, 65536, 2 * 65536 - 13, 200000 - 14 };
+	const char *name = "filename=x.txt"; /* 14 bytes */
+	char *bytes = malloc(200000), key[64], mid[64];
+	ord_game *g;
+	size_t i;
+	int queued;
+
+	ck_assert_ptr_nonnull(bytes);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	for (i = 0; i <= sizeof(at) / sizeof(at[0]); i++) {
+		memset(bytes, 'f', 200000);
+		if (i < sizeof(at) / sizeof(at[0]))
+			memcpy(bytes + at[i], name, strlen(name));
+		else /* cut by the mail's end */
+			memcpy(bytes + 200000 - 5, name, 5);
+		snprintf(key, sizeof(key), "test/naming/%zu", i);
+		snprintf(mid, sizeof(mid), "naming-%zu@club.test", i);
+		ck_assert_msg(ord_mail_queue(g, &queued, key, mid, "blue@club.test", bytes, 200000) == 0,
+			      "%s", ord_error_last());
+		ck_assert_int_eq(queued, 1);
+		ck_assert(ord_mail_queued(g, key));
+		ck_assert_msg(ord_mail_queued_naming(g, key, name) == (i < sizeof(at) / sizeof(at[0])),
+			      "the name at %zu", i < sizeof(at) / sizeof(at[0]) ? at[i] : 0);
+		ck_assert(!ord_mail_queued_naming(g, key, "filename=y.txt"));
+		ck_assert(!ord_mail_queued_naming(g, "test/naming/none", name));
+	}
+	ord_game_free(g);
+	free(bytes);
+}
+END_TEST
+
 /* A tick in the deadline's own second (the end of the grace) seals
  * nothing, since a sheet is still taken in it, but leaves the game due
  * the second after, when the next tick seals it: next_due was 0 and the
@@ -2803,6 +2840,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_deadline_change_told);
 	tcase_add_test(judge, test_tick_in_deadline_second);
 	tcase_add_test(judge, test_tick_counts_unsent);
+	tcase_add_test(judge, test_queued_naming_in_pieces);
 	tcase_add_test(judge, test_refusal_says_what_stands);
 	tcase_add_test(judge, test_attachment_not_read);
 	tcase_add_test(judge, test_byte_order_mark);
