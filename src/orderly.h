@@ -469,6 +469,16 @@ int ord_game_check_sheet_marked(ord_game *g, const char *side, const char *bytes
 int ord_check_sheet_scenario(const char *scenario_path, const char *tables_path, const char *side,
 			     const char *bytes, size_t len, struct ord_diag *diag,
 			     struct ord_buf *reading);
+/* What a sheet the rules take may still be wrong in, appended to w as
+ * problems are (each at its line and column, in characters after a byte
+ * order mark), never a refusal: its heading (the comment lines before
+ * its first order) naming another turn than turn, "# French, turn 1"
+ * handed in at turn 2, or "træk 1" / "traek 1" (any case): last turn's
+ * sheet sent again, which the rules may well take.  A turn named after
+ * the first order ("# charged in turn 1") is not read.  The number of
+ * warnings added.  Every front-end gives them beside its answer to a
+ * check or a submit (ord_submit_opts' warnings). */
+size_t ord_sheet_warnings(struct ord_diag *w, const char *bytes, size_t len, int turn);
 /* What a player hands in with his sheet besides its bytes (all may be NULL). */
 struct ord_submit_opts {
 	const unsigned char *nonce;     /* the nonce he drew (NULL: the game draws one) */
@@ -487,6 +497,12 @@ struct ord_submit_opts {
 	 * time if that is later (the log's times never run back), never
 	 * after now, and it is taken only if that is not after the deadline */
 	int64_t received;
+	/* appended by the wrong-turn warning: non-NULL, the sheet's warnings
+	 * (ord_sheet_warnings at the open turn) are appended to it once the
+	 * rules take the sheet, before it is stored, so that a change hook
+	 * (the mail judge's receipt) can say them; a front-end shows them
+	 * only when the call returns 0 */
+	struct ord_diag *warnings;
 };
 /* Validate and store a sheet (ord_game_submit) with what opts gives.  The
  * receipt is handed out only once the game file itself holds the sheet

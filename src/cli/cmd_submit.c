@@ -25,7 +25,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli/cli_keys.h"
 
@@ -40,91 +39,20 @@ static void print_receipt(const struct ord_receipt *r, const char *what)
 	ord_buf_release(&hex);
 }
 
-/* The turn a comment's word at p names ("turn 3", "træk 3", "traek 3",
- * in any case, the word starting a word), or 0; *len the words' length. */
-static int turn_named(const char *line, const char *p, size_t *len)
+/* The sheet's warnings (ord_sheet_warnings: a heading naming another
+ * turn), on standard error at their places: never a refusal. */
+static void print_warnings(const char *name, const struct ord_diag *w, const char *after)
 {
-	static const char *const words[] = { "turn", "tr\xc3\xa6k", "traek", "tr\xc3\x86k" };
-	size_t k, n;
-	int turn = 0;
+	struct ord_buf line = ORD_BUF_INIT;
+	size_t i;
 
-	if (p > line && ((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
-			 (unsigned char)p[-1] >= 0x80))
-		return 0;
-	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
-		const char *q;
-		n = strlen(words[k]);
-		if (strncasecmp(p, words[k], n))
-			continue;
-		q = p + n;
-		if (*q != ' ' && *q != '\t')
-			return 0;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q < '0' || *q > '9')
-			return 0;
-		while (*q >= '0' && *q <= '9' && turn < 100000)
-			turn = turn * 10 + (*q++ - '0');
-		if ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z'))
-			return 0; /* "turn 3rd" or the like: not a number alone */
-		*len = (size_t)(q - p);
-		return turn;
+	for (i = 0; i < w->n; i++) {
+		ord_buf_reset(&line);
+		ord_diag_item_format(&line, &w->items[i]);
+		cli_error("warning: %s:%u:%u: %s (%s)", name, w->items[i].line, w->items[i].col,
+			  line.buf, after);
 	}
-	return 0;
-}
-
-/*
- * A sheet whose heading (its comment lines before the first order) names
- * another turn than the game's, "# French, turn 1" handed in at turn 2:
- * last turn's sheet sent again, which the rules may well accept.  Said
- * as a warning with its line and column, never refused: a comment is the
- * player's own, and the sheet is stored as sent.  Only the heading is
- * read, since an order's comment may well name an earlier turn ("charged
- * in turn 1").
- */
-static void heading_turn_note(const char *name, const char *bytes, size_t len, int turn)
-{
-	const char *p = bytes, *end = bytes + len;
-	unsigned lineno = 0;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *start = p, *le = nl ? nl : end, *q = p, *c;
-		char line[512];
-		size_t n, i, wl = 0;
-		unsigned col;
-		int named;
-
-		lineno++;
-		p = nl ? nl + 1 : end;
-		/* a byte order mark on the first line, then blanks */
-		if (lineno == 1 && le - q >= 3 && !memcmp(q, "\xef\xbb\xbf", 3))
-			start = q += 3;
-		while (q < le && (*q == ' ' || *q == '\t' || *q == '\r'))
-			q++;
-		if (q == le)
-			continue;
-		if (*q != '#')
-			return; /* the first order: the heading is over */
-		n = (size_t)(le - q) < sizeof(line) - 1 ? (size_t)(le - q) : sizeof(line) - 1;
-		memcpy(line, q, n);
-		line[n] = '\0';
-		for (i = 1; i < n; i++) {
-			if (!(named = turn_named(line, line + i, &wl)))
-				continue;
-			if (named == turn)
-				return;
-			/* the column in characters, as every message gives it */
-			for (col = 1, c = start; c < q + i; c++)
-				if (((unsigned char)*c & 0xC0) != 0x80)
-					col++;
-			cli_error("warning: %s:%u:%u: the sheet's heading says '%.*s', but the game "
-				  "is at turn %d: is it the sheet of another turn? (stored as sent: a "
-				  "comment is the player's own)",
-				  name, lineno, col, (int)wl, line + i, turn);
-			return;
-		}
-	}
+	ord_buf_release(&line);
 }
 
 /* The receipt the game signs, written to path (threat model, 21). */
@@ -149,7 +77,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf sheet = ORD_BUF_INIT, msgs = ORD_BUF_INIT;
 	struct ord_receipt receipt;
-	struct ord_diag diag;
+	struct ord_diag diag, warnings;
 	const char *side = NULL, *path = NULL, *nonce_s = NULL, *sig_s = NULL, *commit_s = NULL;
 	const char *witness_s = NULL, *wkey_s = NULL, *rhead_s = NULL, *key_s = NULL;
 	unsigned char nonce[32], sig[64], commitment[32], witness[32];
@@ -166,6 +94,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	};
 
 	ord_diag_init(&diag);
+	ord_diag_init(&warnings);
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		goto out;
 	if (argc < 2) {
@@ -288,8 +217,10 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		struct ord_game_status st;
 		rc = ord_game_check_sheet(g, side, sheet.buf, sheet.len, &diag, &reading);
 		rc = cli_report_check(rc, &diag, &reading, path, "submit it without --check");
-		if (ord_game_status(g, &st) == 0)
-			heading_turn_note(cli_input_name(path), sheet.buf, sheet.len, st.turn);
+		if (ord_game_status(g, &st) == 0 &&
+		    ord_sheet_warnings(&warnings, sheet.buf, sheet.len, st.turn))
+			print_warnings(cli_input_name(path), &warnings,
+				       "a warning: a comment is the player's own");
 		goto out;
 	}
 	if (wkey_s && rhead_s && (rc = cli_output_allowed(rhead_s)) != 0)
@@ -298,6 +229,7 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 	so.nonce = nonce_s || drawn ? nonce : NULL;
 	so.signature = sig_s ? sig : NULL;
 	so.witness = witness_s ? witness : NULL;
+	so.warnings = &warnings;
 	rc = ord_game_submit_opts(g, &receipt, side, sheet.buf, sheet.len, &so, &diag);
 	if (rc == ORD_EBADSHEET) {
 		ord_diag_format(&diag, cli_input_name(path), &msgs);
@@ -314,7 +246,8 @@ int cmd_submit(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	print_receipt(&receipt, "receipt");
-	heading_turn_note(cli_input_name(path), sheet.buf, sheet.len, receipt.turn);
+	print_warnings(cli_input_name(path), &warnings,
+		       "stored as sent: a comment is the player's own");
 	if (sig_s)
 		printf("signature: checked against side %s's key\n", side);
 	if (drawn) {
@@ -330,6 +263,7 @@ out:
 	if (g)
 		ord_game_free(g);
 	ord_diag_release(&diag);
+	ord_diag_release(&warnings);
 	ord_buf_release(&sheet);
 	ord_buf_release(&msgs);
 	ord_buf_release(&reading);

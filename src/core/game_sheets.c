@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +45,89 @@ int ord_game_blank(const char *bytes, size_t len)
 		p += k;
 	}
 	return 1;
+}
+
+/* The turn the words at p (before end) name: "turn 3", "træk 3" or
+ * "traek 3" in any case, the word starting a word, or 0; *len the words'
+ * length. */
+static int turn_named(const char *line, const char *p, const char *end, size_t *len)
+{
+	static const char *const words[] = { "turn", "tr\xc3\xa6k", "traek", "tr\xc3\x86k" };
+	size_t k, n;
+	int turn = 0;
+
+	if (p > line && ((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+			 (unsigned char)p[-1] >= 0x80))
+		return 0;
+	for (k = 0; k < ORD_ARRAY_SIZE(words); k++) {
+		const char *q;
+		n = strlen(words[k]);
+		if ((size_t)(end - p) <= n || strncasecmp(p, words[k], n))
+			continue;
+		q = p + n;
+		if (*q != ' ' && *q != '\t')
+			return 0;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q == end || *q < '0' || *q > '9')
+			return 0;
+		while (q < end && *q >= '0' && *q <= '9' && turn < 100000)
+			turn = turn * 10 + (*q++ - '0');
+		if (q < end && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')))
+			return 0; /* "turn 3rd" or the like: not a number alone */
+		*len = (size_t)(q - p);
+		return turn;
+	}
+	return 0;
+}
+
+/*
+ * A sheet whose heading (its comment lines before the first order) names
+ * another turn than the game's, "# French, turn 1" handed in at turn 2:
+ * last turn's sheet sent again, which the rules may well accept.  A
+ * warning at the word, never a refusal: a comment is the player's own.
+ * Only the heading is read, since an order's comment may well name an
+ * earlier turn ("charged in turn 1").
+ */
+size_t ord_sheet_warnings(struct ord_diag *w, const char *bytes, size_t len, int turn)
+{
+	const char *p = bytes, *end = bytes + len;
+	unsigned lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *start = p, *le = nl ? nl : end, *q = p, *c;
+		size_t wl = 0;
+		int named;
+
+		lineno++;
+		p = nl ? nl + 1 : end;
+		if (lineno == 1 && ord_utf8_bom_at(q, (size_t)(le - q)))
+			start = q += ord_utf8_bom_at(q, (size_t)(le - q));
+		while (q < le && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q == le)
+			continue;
+		if (*q != '#')
+			return 0; /* the first order: the heading is over */
+		for (c = q + 1; c < le; c++) {
+			if (!(named = turn_named(q, c, le, &wl)))
+				continue;
+			if (named == turn)
+				return 0;
+			/* the column in characters, as every message gives it */
+			ord_diag_add(w, lineno,
+				     ord_utf8_count((const unsigned char *)start,
+						    (const unsigned char *)c) +
+					     1,
+				     NULL, NULL,
+				     "the sheet's heading says '%.*s', but the game is at turn %d: "
+				     "is it the sheet of another turn?",
+				     (int)wl, c, turn);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static void binding(struct ord_game *g, struct ord_sheet_binding *b, const struct ord_store_turn *t,
@@ -739,6 +823,8 @@ int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side,
 		return err;
 	if ((err = validate_bytes(g, t.turn, side, bytes, len, diag, NULL, NULL)) != 0)
 		return err;
+	if (o->warnings)
+		ord_sheet_warnings(o->warnings, bytes, len, t.turn);
 	if ((err = ord_store_begin_receipt(g->db)) != 0)
 		return err;
 	/* the turn may have been sealed while we validated */

@@ -239,6 +239,7 @@ struct judge {
 	int64_t deadline_kept;      /* the deadline the game keeps now (the grace's end) */
 	int quiet;                  /* no reply (rate limit, loop) */
 	int answered;               /* the message is marked processed */
+	struct ord_diag *warnings;  /* the sheet's warnings its receipt says (ORDERS) */
 	const struct ord_buf *kept; /* the message as stored: cut when not proven (J9) */
 	int64_t pass_until;         /* the party's passphrases not checked until then (J12) */
 	int pass_wrong;             /* its passphrase was checked, and wrong (J12) */
@@ -511,10 +512,60 @@ static void when(ord_game *g, struct ord_buf *out, int64_t t)
 	ord_when_format(out, t, NULL);
 }
 
+/* A problem (or a warning, before which `before` is written) at the
+ * player's line, the line quoted with a caret under its column. */
+static void put_item(struct judge *j, const struct ord_diag_item *it, const char *before)
+{
+	const char *sheet = j->b->sheet.buf;
+	unsigned line = it->line;
+	unsigned shown = line && line <= j->b->nlines ? j->b->lines[line - 1] : line;
+
+	ord_buf_adds(&j->reply, before);
+	if (line)
+		ord_buf_addf(&j->reply, "line %u, col %u: ", shown, it->col);
+	if (*it->unit && !ord_diag_names_unit(it))
+		ord_buf_addf(&j->reply, "unit '%s': ", it->unit);
+	ord_diag_item_format(&j->reply, it);
+	ord_buf_addch(&j->reply, '\n');
+	if (line && line <= j->b->nlines) {
+		/* the line as he wrote it, and a caret under the column */
+		const char *p = sheet;
+		unsigned k, c;
+		for (k = 1; k < line && p; k++) {
+			p = strchr(p, '\n');
+			p = p ? p + 1 : NULL;
+		}
+		if (p) {
+			size_t n = strcspn(p, "\n");
+			ord_buf_addf(&j->reply, "    %.*s\n", (int)(n > 200 ? 200 : n), p);
+			if (it->col > 0 && it->col <= 200) {
+				ord_buf_adds(&j->reply, "    ");
+				for (c = 1; c < it->col; c++)
+					ord_buf_addch(&j->reply, p[c - 1] == '\t' ? '\t' : ' ');
+				ord_buf_adds(&j->reply, "^\n");
+			}
+		}
+	}
+}
+
+/* The sheet's warnings (ord_sheet_warnings), after its receipt or its
+ * check's answer: a sheet of another turn is taken as sent. */
+static void put_warnings(struct judge *j, const struct ord_diag *w, const char *taken)
+{
+	size_t i;
+
+	if (!w || !w->n)
+		return;
+	ord_buf_addch(&j->reply, '\n');
+	for (i = 0; i < w->n; i++)
+		put_item(j, &w->items[i], "Warning: ");
+	ord_buf_addf(&j->reply, "(%s: a comment is your own; line numbers count in %s)\n", taken,
+		     j->b->where);
+}
+
 /* The sheet's problems in the player's lines, each with its line quoted. */
 static void put_problems(struct judge *j, const struct ord_diag *d)
 {
-	const char *sheet = j->b->sheet.buf;
 	size_t i;
 
 	ord_buf_addf(&j->reply, "Line numbers count in %s.\n", j->b->where);
@@ -528,37 +579,8 @@ static void put_problems(struct judge *j, const struct ord_diag *d)
 			     "line '-- '). Put the orders between a line ORDERS and a line END\n"
 			     "and nothing else is read.\n");
 	ord_buf_addch(&j->reply, '\n');
-	for (i = 0; i < d->n; i++) {
-		const struct ord_diag_item *it = &d->items[i];
-		unsigned line = it->line;
-		unsigned shown = line && line <= j->b->nlines ? j->b->lines[line - 1] : line;
-
-		if (line)
-			ord_buf_addf(&j->reply, "line %u, col %u: ", shown, it->col);
-		if (*it->unit && !ord_diag_names_unit(it))
-			ord_buf_addf(&j->reply, "unit '%s': ", it->unit);
-		ord_diag_item_format(&j->reply, it);
-		ord_buf_addch(&j->reply, '\n');
-		if (line && line <= j->b->nlines) {
-			/* the line as he wrote it, and a caret under the column */
-			const char *p = sheet;
-			unsigned k, c;
-			for (k = 1; k < line && p; k++) {
-				p = strchr(p, '\n');
-				p = p ? p + 1 : NULL;
-			}
-			if (p) {
-				size_t n = strcspn(p, "\n");
-				ord_buf_addf(&j->reply, "    %.*s\n", (int)(n > 200 ? 200 : n), p);
-				if (it->col > 0 && it->col <= 200) {
-					ord_buf_adds(&j->reply, "    ");
-					for (c = 1; c < it->col; c++)
-						ord_buf_addch(&j->reply, p[c - 1] == '\t' ? '\t' : ' ');
-					ord_buf_adds(&j->reply, "^\n");
-				}
-			}
-		}
-	}
+	for (i = 0; i < d->n; i++)
+		put_item(j, &d->items[i], "");
 	if (d->more)
 		ord_buf_addf(&j->reply, "%zu more problem%s not listed\n", d->more,
 			     d->more == 1 ? "" : "s");
@@ -786,6 +808,7 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 			     "receipt:    turn %d side %s version %d\n"
 			     "commitment: %s\n",
 			     c->turn, c->turn, c->side, c->receipt->version, hex);
+		put_warnings(j, j->warnings, "stored as sent");
 		put_deadline(j);
 		{
 			struct ord_head h;
@@ -993,7 +1016,7 @@ static int signed_variant(struct judge *j, const unsigned char pk[32], struct or
 static int cmd_orders(struct judge *j, int check_only)
 {
 	struct ord_game_status ti;
-	struct ord_diag diag;
+	struct ord_diag diag, warnings;
 	struct ord_buf v[3];
 	unsigned char pk[32];
 	size_t which = 0, i;
@@ -1001,6 +1024,7 @@ static int cmd_orders(struct judge *j, int check_only)
 	int64_t now = ord_game_now(j->g), came = now;
 
 	ord_diag_init(&diag);
+	ord_diag_init(&warnings);
 	/* J13: ORDERS are judged late by when our MTA received the mail
 	 * (its Received: line), not when it is read: a mail it kept queued
 	 * past the deadline came in time (the core dates it so, and holds
@@ -1062,6 +1086,8 @@ static int cmd_orders(struct judge *j, int check_only)
 			ord_buf_adds(&j->reply,
 				     "Checked, nothing stored: no problems. Send it with ORDERS to submit it.\n");
 		}
+		ord_sheet_warnings(&warnings, v[which].buf, v[which].len, ti.turn);
+		put_warnings(j, &warnings, "a warning only");
 		put_reading(j);
 		put_deadline(j);
 		ord_buf_addf(&j->result, "checked: %zu problem(s)", ord_diag_count(&diag));
@@ -1092,6 +1118,7 @@ static int cmd_orders(struct judge *j, int check_only)
 		}
 		if (j->b->have_witness)
 			so.witness = j->b->witness;
+		so.warnings = j->warnings = &warnings;
 		if (j->b->witness_line && !j->b->have_witness)
 			/* not taken for no line (the core's "needs the top of its
 			 * witness chain" to a player who sent it) */
@@ -1099,6 +1126,7 @@ static int cmd_orders(struct judge *j, int check_only)
 		else
 			err = ord_game_submit_opts(j->g, NULL, j->side, v[which].buf, v[which].len,
 						   &so, &diag);
+		j->warnings = NULL;
 	}
 	if (j->answered) {
 		/* the receipt went out in the change's transaction */
@@ -1139,6 +1167,7 @@ out:
 	for (i = 0; i < 3; i++)
 		ord_buf_release(&v[i]);
 	ord_diag_release(&diag);
+	ord_diag_release(&warnings);
 	return err;
 }
 

@@ -32,6 +32,8 @@ struct player {
 	int rc;             /* the library's answer */
 	char *msg;          /* its message when rc != 0 */
 	struct ord_diag diag;
+	struct ord_diag warnings; /* the sheet's (ord_sheet_warnings): a Check's,
+				   * or a receipt's shown */
 	struct ord_buf reading;
 	struct ord_reading_marks marks; /* the reading's lines of no accepted order */
 	struct ord_receipt receipt;
@@ -172,6 +174,37 @@ static void sealed_head(struct ord_buf *b, ord_game *g, const struct player *p,
 
 static int current_version(ord_game *g, int turn, const char *side);
 
+/* The sheet's warnings (ord_sheet_warnings: a heading naming another
+ * turn), each at its place; taken says what became of the sheet. */
+static void warnings_said(struct ord_buf *b, const struct ord_diag *w, const char *area,
+			  const char *taken)
+{
+	if (!w->n)
+		return;
+	ord_buf_addf(b, "<div class=\"result warn sheet-warnings\" role=\"status\"><h3>Warning%s</h3>",
+		     w->n == 1 ? "" : "s");
+	web_diag_list(b, w, area);
+	ord_buf_adds(b, "<p>");
+	web_esc(b, taken);
+	ord_buf_adds(b, ": a comment is your own.</p></div>\n");
+}
+
+/* The warnings of the version a receipt shown is of, when it is the
+ * side's latest: said again by the GET the Submit was sent on to (W20),
+ * from the bytes the game holds, as the turn it was stored in. */
+static void receipt_warnings(struct ord_buf *b, ord_game *g, struct player *p)
+{
+	struct ord_buf text = ORD_BUF_INIT;
+	int v = 0;
+
+	if (ord_game_side_sheet_text(g, &text, &v, p->receipt.turn, p->side, p->side) == 0 &&
+	    v == p->receipt.version &&
+	    ord_sheet_warnings(&p->warnings, text.buf, text.len, p->receipt.turn))
+		warnings_said(b, &p->warnings, NULL, "your sheet is stored as sent");
+	ord_error_clear();
+	ord_buf_release(&text);
+}
+
 static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const char *r_url)
 {
 	unsigned char id[16], pk[32];
@@ -224,8 +257,9 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const 
 				"<code>orderly verify</code> proves with the file that this very "
 				"sheet was the one sealed and played, unless you submit another "
 				"version before the seal (its receipt is then the one to keep); the "
-				"commitment alone is only your word.</p>\n"
-				"<dl class=\"facts\"><dt>Game</dt><dd>");
+				"commitment alone is only your word.</p>\n");
+		receipt_warnings(b, g, p);
+		ord_buf_adds(b, "<dl class=\"facts\"><dt>Game</dt><dd>");
 	}
 	web_esc(b, p->name);
 	ord_buf_addf(b, " <span class=\"muted\">id</span> <code class=\"hex\">%s</code></dd>", idhex);
@@ -464,6 +498,7 @@ static void sheet_form(struct ord_buf *b, struct web_req *r, ord_game *g, struct
 			web_esc(b, p->msg);
 			ord_buf_adds(b, "</p>");
 		}
+		warnings_said(b, &p->warnings, "sheet-text", "a warning only, nothing was stored");
 		if (p->reading.len) {
 			reading(b, p);
 		} else if (!strcmp(p->action, "check") && (p->rc == 0 || p->diag.n)) {
@@ -1090,6 +1125,8 @@ static void act(struct player *p, ord_game *g, char *sheet)
 		p->rc = ord_game_check_sheet_marked(g, p->side, sheet, len, &p->diag, &p->reading,
 						    &p->marks);
 		p->msg = ord_strdup(ord_error_last());
+		if (p->rc == 0 || p->diag.n)
+			ord_sheet_warnings(&p->warnings, sheet, len, (int)p->form_turn);
 		return;
 	}
 	hn = hex_field(nonce, 32, web_field(r, "nonce"));
@@ -1173,6 +1210,7 @@ void web_page_player(struct web_req *r, const char *name, const char *side)
 	p.name = name;
 	p.side = side;
 	ord_diag_init(&p.diag);
+	ord_diag_init(&p.warnings);
 	ord_buf_init(&p.reading);
 	/* opened first: a grant given for a passphrase since changed is
 	 * dropped there (web_auth_check_grants) */
@@ -1221,6 +1259,7 @@ out:
 	free(sheet);
 	free(p.msg);
 	ord_diag_release(&p.diag);
+	ord_diag_release(&p.warnings);
 	ord_buf_release(&p.reading);
 	ord_reading_marks_release(&p.marks);
 }

@@ -100,6 +100,7 @@ mail_from blue "Re: [crossroads] orders NOT accepted" <<'EOF'
 Corrected, sorry.
 Passphrase: blue shako and sabre
 ORDERS
+# Blue, turn 3 (last turn's heading, not mended)
 B1 ↑ 1/2
 B2 Fb @R1
 B3 → 1/2
@@ -114,6 +115,10 @@ expect_line "$body" '^receipt: +turn 1 side blue version 1$'
 BLUE_R1=$(sed -n 's/^commitment: *//p' <<<"$body")
 expect_eq "$BLUE_R1" "$(sqlu "SELECT lower(hex(commitment)) FROM sheet WHERE turn = 1")" "blue's receipt"
 expect_in "$body" "B3: → 1/2"
+# a heading naming another turn: the library's warning, at the mail's line
+# of the word, the sheet stored all the same
+expect_line "$body" "^Warning: line 1, col 9: the sheet's heading says 'turn 3', but the game is at turn 1: is it the sheet of another turn\\?$"
+expect_in "$body" "(stored as sent: a comment is your own; line numbers count in your ORDERS block"
 expect_eq "$(mime "$(last_mail blue "receipt: turn 1")" header:In-Reply-To)" "<blue-2@club.test>" "In-Reply-To"
 expect_eq "$(mime "$(last_mail blue "receipt: turn 1")" header:Auto-Submitted)" "auto-replied" "Auto-Submitted"
 expect_eq "$(mime "$(last_mail blue "receipt: turn 1")" header:X-Orderly-Game)" "crossroads" "X-Orderly-Game"
@@ -129,6 +134,19 @@ EOF
 body=$(body_of red "check: problems found")
 expect_line "$body" "^line 2, col 1: unknown unit 'R9'"
 expect_in "$body" "R1: ↑ 1/4 @B1"
+expect_eq "$(sqlu "SELECT count(*) FROM sheet")" 1 "sheets after a CHECK"
+expect_not_in "$body" "Warning"
+# a CHECK of a sheet headed with another turn: the warning, nothing stored
+mail_from red "CHECK" <<'EOF'
+Passphrase: red coat at dawn
+CHECK
+# Red, træk 2
+R1 ↑ 1/4 @B1
+END
+EOF
+body=$(body_of red "check: no problems")
+expect_line "$body" "^Warning: line 1, col 8: the sheet's heading says 'træk 2', but the game is at turn 1"
+expect_in "$body" "(a warning only: a comment is your own; line numbers count in your ORDERS block"
 expect_eq "$(sqlu "SELECT count(*) FROM sheet")" 1 "sheets after a CHECK"
 mail_from red "STATUS" <<'EOF'
 Passphrase: red coat at dawn

@@ -942,6 +942,53 @@ START_TEST(test_submit_based_on)
 }
 END_TEST
 
+/* A sheet headed with another turn is warned of (ord_sheet_warnings, and
+ * through ord_submit_opts' warnings), at the word, and stored all the
+ * same; a heading of this turn, a turn named after the first order, or a
+ * refused sheet gives none. */
+START_TEST(test_submit_warnings)
+{
+	static const char old[] = "\xef\xbb\xbf# Blå, Træk 3 \r\nB3: ↖ 1\r\n";
+	static const char later[] = "# blue\nB3: ↖ 1   # as in turn 3\n# turn 3rd, turn 4\n";
+	ord_game *g = create(SCENARIO_HOLD);
+	struct ord_receipt r;
+	struct ord_diag d, w;
+	struct ord_submit_opts o = { 0 };
+
+	ord_diag_init(&d);
+	ord_diag_init(&w);
+	o.warnings = &w;
+	ck_assert_int_eq(ord_game_submit_opts(g, &r, "blue", old, strlen(old), &o, &d), 0);
+	ck_assert_int_eq(r.version, 1);
+	ck_assert_uint_eq(w.n, 1);
+	ck_assert_uint_eq(w.items[0].line, 1);
+	ck_assert_uint_eq(w.items[0].col, 8); /* characters after the BOM */
+	ck_assert_str_eq(w.items[0].msg,
+			 "the sheet's heading says 'Træk 3', but the game is at turn 1: is it the "
+			 "sheet of another turn?");
+	ord_diag_release(&w);
+	ord_diag_init(&w);
+	ck_assert_int_eq(ord_game_submit_opts(g, &r, "blue", BLUE_SHEET, strlen(BLUE_SHEET), &o, &d),
+			 0);
+	ck_assert_int_eq(r.version, 2);
+	ck_assert_uint_eq(w.n, 0);
+	ck_assert_int_eq(ord_game_submit_opts(g, &r, "blue", later, strlen(later), &o, &d), 0);
+	ck_assert_uint_eq(w.n, 0);
+	ck_assert_uint_eq(ord_sheet_warnings(&w, later, strlen(later), 1), 0);
+	ck_assert_uint_eq(ord_sheet_warnings(&w, "#turn 2\n", 8, 1), 1);
+	ck_assert_uint_eq(w.items[0].col, 2);
+	ord_diag_release(&w);
+	ord_diag_init(&w);
+	ck_assert_int_eq(ord_game_submit_opts(g, &r, "blue", "# turn 9\nZZ9 ↑\n", 17, &o, &d),
+			 ORD_EBADSHEET);
+	ck_assert_uint_eq(w.n, 0);
+	ck_assert_int_eq(db_int("SELECT count(*) FROM sheet"), 3);
+	ord_diag_release(&w);
+	ord_diag_release(&d);
+	ord_game_free(g);
+}
+END_TEST
+
 /* The text of a sheet as ord_game_side_sheet_text gives it: rc, and the
  * bytes and version in *out and *version. */
 static int sheet_text(ord_game *g, struct ord_buf *out, int *version, int turn, const char *side,
@@ -2119,6 +2166,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(sheets, test_submit_receipt_and_commitment);
 	tcase_add_test(sheets, test_resubmission_versions);
 	tcase_add_test(sheets, test_submit_based_on);
+	tcase_add_test(sheets, test_submit_warnings);
 	tcase_add_test(sheets, test_side_sheet_text);
 	tcase_add_test(sheets, test_rejected_sheet);
 	tcase_add_test(sheets, test_check_sheet_stores_nothing);

@@ -362,6 +362,7 @@ def main():
     old_receipt(work)
     referee_audit(work)
     box_filled(work)
+    other_turn(work)
     suggested_event(work)
     record_kind(work)
     passphrase_blanks(work)
@@ -2154,6 +2155,48 @@ def box_filled(work):
         al.login("bx", "allied")
         st, _, body = al.get("/g/bx/side/allied")
         ok(CANARY in (box(body) or "") and "FIRSTDRAFT" not in body, "the allied box holds the allied sheet alone")
+    finally:
+        srv.stop()
+
+
+def other_turn(work):
+    """A sheet headed with another turn ("# ..., turn 3" at turn 1): the
+    library's warning at its line and column, beside a Check's answer
+    and on the receipt a Submit is sent on to (the sheet still stored);
+    none for a heading of the turn open."""
+    games = os.path.join(work, "games-turn")
+    os.makedirs(games)
+    ot = W.make_game(games, "ot")
+    srv = W.Server(games)
+    try:
+        fr = W.Client(srv.url)
+        fr.login("ot", "french")
+        st, _, page = fr.get("/g/ot/side/french")
+        form = hidden_fields(page, "sheet-form")
+        sheet = W.demo_sheet(1, "french")
+        ok(sheet.startswith("# Order sheet of the Arm\u00e9e du Nord, turn 1 ("), "the demo's heading")
+        old = sheet.replace("turn 1", "turn 3", 1)
+        said = ("line 1, column 37</a>: the sheet&#39;s heading says &#39;turn 3&#39;, but the game "
+                "is at turn 1: is it the sheet of another turn?")
+        st, _, body = fr.post("/g/ot/side/french", dict(form, action="check", sheet=old))
+        ok(st == 200 and "Checked: no problem" in body and 'class="result warn sheet-warnings"' in body and
+           said in body and
+           "a warning only, nothing was stored: a comment is your own." in body,
+           "a Check of a sheet headed with turn 3 warns at the word: %s" % W.text_of(body)[:600])
+        st, _, body = fr.post("/g/ot/side/french", dict(form, action="check", sheet=sheet))
+        ok(st == 200 and "Checked: no problem" in body and "sheet-warnings" not in body,
+           "a Check of this turn's heading warns of nothing")
+        st, _, body = fr.post("/g/ot/side/french", dict(form, action="submit", sheet=old.replace("\n", "\r\n")))
+        ok(st == 200 and "Your sheet is stored" in body and "sheet-warnings" in body and
+           "line 1, column 37</span>: the sheet&#39;s heading says &#39;turn 3&#39;" in body and
+           "your sheet is stored as sent: a comment is your own." in body,
+           "the receipt of a sheet headed with turn 3 warns (%d): %s" % (st, W.text_of(body)[:600]))
+        ok("french       submitted (version 1)" in info(ot), "the sheet headed with another turn is stored")
+        st, _, body = fr.get("/g/ot/side/french")
+        form = hidden_fields(body, "sheet-form")
+        st, _, body = fr.post("/g/ot/side/french", dict(form, action="submit", sheet=sheet))
+        ok(st == 200 and "Your sheet is stored" in body and "sheet-warnings" not in body,
+           "the receipt of this turn's sheet warns of nothing")
     finally:
         srv.stop()
 
