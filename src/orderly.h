@@ -246,7 +246,9 @@ void ord_diag_add_unlisted(struct ord_diag *d);
 int ord_diag_full(const struct ord_diag *d);
 /* Every problem added, listed or not. */
 size_t ord_diag_count(const struct ord_diag *d);
-/* Does the item's message name its unit already ('U' quoted in it)?  Then
+/* Does the item's message name its unit already ('U' quoted in it, before
+ * the hint of a unit not found, " did you mean '" or ": expected ", whose
+ * units are others: ord_ctx_unit_hint)?  Then
  * a front-end leaves out its own "unit 'U': " before the message, so that
  * a problem names its unit once. */
 int ord_diag_names_unit(const struct ord_diag_item *it);

@@ -496,6 +496,11 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name);
  * when ctx holds only some (a sheet's check holds its side's units and
  * the ones it names). */
 void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out);
+/* ord_ctx_unit_hint of any side, for a unit written with no side of its
+ * own (an event's unit=, an order's target): the nearest unit of the
+ * game, else every side's units it expected (": expected a unit of the
+ * game: side blue's 'B1' to 'B6'; side red's 'R1' to 'R4'"). */
+void ord_ctx_unit_hint_any(struct ord_ctx *ctx, const char *written, struct ord_buf *out);
 /* In event_defaults, refusing an event's arguments: the argument key=...
  * at fault and, when it is one of the argument's comma-separated words
  * ("w" or "w=v"), the word (NULL: the whole argument), so that an events

@@ -525,7 +525,7 @@ static void fire_by_state(struct ord_ctx *ctx, const struct sheet_rules *sr, con
  * did you mean 'R1' (Red Line)?"): an enemy whose id is the one written
  * in another case first ("@r1"; a side's context holds only the units its
  * sheet names, so the core's nearest would as soon name the player's own
- * B1), else the nearest unit the context holds. */
+ * B1), else the nearest unit of the game, or every side's units. */
 static void target_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
 {
 	char v[64];
@@ -546,7 +546,7 @@ static void target_hint(struct ord_ctx *ctx, const char *written, const char *si
 			return;
 		}
 	}
-	ord_ctx_unit_hint(ctx, written, NULL, out);
+	ord_ctx_unit_hint_any(ctx, written, out);
 }
 
 int bat_validate_sheet(struct ord_ctx *ctx, const struct ord_sheet *sheet, struct ord_diag *diag)

@@ -190,7 +190,7 @@ static void check_target(struct ord_ctx *ctx, const struct ord_order *o, const s
 			return;
 		{
 			struct ord_buf hint = ORD_BUF_INIT;
-			ord_ctx_unit_hint(ctx, t->value, NULL, &hint);
+			ord_ctx_unit_hint_any(ctx, t->value, &hint);
 			ord_diag_add(d, o->line, t->col, o->unit, "4.3", "unknown unit '%s' for '%s'%s",
 				     t->value, symbol_of(g->code), hint.buf);
 			ord_buf_release(&hint);

@@ -1201,9 +1201,11 @@ struct hint_seek {
 	const char *written, *bare; /* composed; and with its loose marks left out */
 	int mark;                   /* written has a mark apart from its letter */
 	const char *side;           /* NULL: any */
+	int all;                    /* side NULL: every side's units are expected */
 	size_t max, best;
 	struct ord_buf pick_id, pick_name, tmp;
-	struct ord_buf ids; /* the side's units' ids, each '\0'-ended (side only) */
+	struct ord_buf ids;   /* the expected units' ids, each '\0'-ended (side or all) */
+	struct ord_buf sides; /* all: the side of each of ids, each '\0'-ended */
 	size_t nids;
 };
 
@@ -1214,8 +1216,10 @@ static int hint_consider(void *arg, const char *id, const char *name, const char
 
 	if (h->side && strcmp(side, h->side))
 		return 0;
-	if (h->side) {
+	if (h->side || h->all) {
 		ord_buf_add(&h->ids, id, strlen(id) + 1);
+		if (h->all)
+			ord_buf_add(&h->sides, side, strlen(side) + 1);
 		h->nids++;
 	}
 	for (k = 0; k < 2; k++) {
@@ -1286,33 +1290,24 @@ static long id_number(const char *id, size_t *prefix)
 	return v;
 }
 
-/* ": expected one of side danske's units: 'D1' to 'D8', 'K1' to 'K4',
- * 'A1' to 'A4'" for a unit written that is none, nor near one: the ids of
- * h->side in unit order, three or more numbered one after another with
- * one prefix said as a run, the first few items when many. */
-static void hint_expected(const struct hint_seek *h, struct ord_buf *out)
+/* "'D1' to 'D8', 'K1' to 'K4' or 'A1' to 'A4'": nids ids ('\0'-ended,
+ * in unit order), three or more numbered one after another with one
+ * prefix said as a run, the first few items when many. */
+static void ids_said(const char *ids, size_t nids, struct ord_buf *out)
 {
 	enum { SHOWN = 8 };
 	struct ord_buf items = ORD_BUF_INIT;
-	const char *p = h->ids.buf, *q;
+	const char *p = ids, *q;
 	size_t i = 0, j, nitems = 0, pre, pre2, sep = 0; /* sep: the last ", " */
 	long n, n2;
 
-	if (!h->nids) {
-		ord_buf_addf(out, ": side %s has no units", h->side);
-		return;
-	}
-	if (h->nids == 1) {
-		ord_buf_addf(out, ": expected side %s's unit '%s'", h->side, p);
-		return;
-	}
-	while (i < h->nids) {
+	while (i < nids) {
 		const char *last = p;
 		/* the run from p: ids one more each, the same prefix */
 		j = i + 1;
 		q = p + strlen(p) + 1;
 		if ((n = id_number(p, &pre)) >= 0)
-			for (; j < h->nids; j++, q += strlen(q) + 1) {
+			for (; j < nids; j++, q += strlen(q) + 1) {
 				n2 = id_number(q, &pre2);
 				if (n2 != n + (long)(j - i) || pre2 != pre || strncmp(p, q, pre))
 					break;
@@ -1333,7 +1328,6 @@ static void hint_expected(const struct hint_seek *h, struct ord_buf *out)
 		i = j;
 		p = q;
 	}
-	ord_buf_addf(out, ": expected one of side %s's units: ", h->side);
 	if (nitems > 1 && nitems <= SHOWN) /* the last one "or" */
 		ord_buf_addf(out, "%.*s or %s", (int)sep, items.buf, items.buf + sep + 2);
 	else
@@ -1343,7 +1337,65 @@ static void hint_expected(const struct hint_seek *h, struct ord_buf *out)
 	ord_buf_release(&items);
 }
 
-void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
+/* ": expected one of side danske's units: 'D1' to 'D8', 'K1' to 'K4' or
+ * 'A1' to 'A4'" for a unit written that is none, nor near one: the ids of
+ * h->side in unit order (ids_said). */
+static void hint_expected(const struct hint_seek *h, struct ord_buf *out)
+{
+	if (!h->nids) {
+		ord_buf_addf(out, ": side %s has no units", h->side);
+		return;
+	}
+	if (h->nids == 1) {
+		ord_buf_addf(out, ": expected side %s's unit '%s'", h->side, h->ids.buf);
+		return;
+	}
+	ord_buf_addf(out, ": expected one of side %s's units: ", h->side);
+	ids_said(h->ids.buf, h->nids, out);
+}
+
+/* ": expected a unit of the game: side danske's 'D1' to 'D8'; side
+ * allierede's 'F1' to 'F4' or 'P1'" for a unit written with no side of
+ * its own (h->all): each side's ids, the sides in the order of their
+ * first unit. */
+static void hint_expected_all(const struct hint_seek *h, struct ord_buf *out)
+{
+	struct ord_buf said = ORD_BUF_INIT, mine = ORD_BUF_INIT;
+	const char *side, *s, *id;
+	size_t i, k, n, nsides = 0;
+
+	if (!h->nids) {
+		ord_buf_adds(out, ": the game has no units");
+		return;
+	}
+	ord_buf_adds(out, ": expected a unit of the game: ");
+	/* said: the sides listed so far, each '\0'-ended */
+	for (side = h->sides.buf, i = 0; i < h->nids; i++, side += strlen(side) + 1) {
+		for (s = said.buf, k = 0; k < nsides && strcmp(s, side); k++)
+			s += strlen(s) + 1;
+		if (k < nsides)
+			continue;
+		ord_buf_add(&said, side, strlen(side) + 1);
+		ord_buf_reset(&mine);
+		/* that side's ids, in unit order */
+		for (n = 0, s = h->sides.buf, id = h->ids.buf, k = 0; k < h->nids; k++) {
+			if (!strcmp(s, side)) {
+				ord_buf_add(&mine, id, strlen(id) + 1);
+				n++;
+			}
+			s += strlen(s) + 1;
+			id += strlen(id) + 1;
+		}
+		ord_buf_addf(out, "%sside %s's ", nsides ? "; " : "", side);
+		ids_said(mine.buf, n, out);
+		nsides++;
+	}
+	ord_buf_release(&said);
+	ord_buf_release(&mine);
+}
+
+static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side, int all,
+		      struct ord_buf *out)
 {
 	struct ord_buf w = ORD_BUF_INIT, bare = ORD_BUF_INIT;
 	struct hint_seek h;
@@ -1372,12 +1424,14 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 	h.bare = bare.buf;
 	h.mark = mark != 0;
 	h.side = side;
+	h.all = !side && all;
 	h.max = len < 4 ? 1 : 2;
 	h.best = h.max + 1;
 	ord_buf_init(&h.pick_id);
 	ord_buf_init(&h.pick_name);
 	ord_buf_init(&h.tmp);
 	ord_buf_init(&h.ids);
+	ord_buf_init(&h.sides);
 	/* a partial context seeks among every unit of the game, in unit order
 	 * as a whole one does, read once: the error's path alone pays for it */
 	if (ctx->lazy_all && !ctx->all_loaded) {
@@ -1412,12 +1466,25 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 			     named ? " (" : "", named ? h.pick_name.buf : "", named ? ")" : "");
 	} else if (side && !mark)
 		hint_expected(&h, out);
+	else if (h.all && !mark)
+		hint_expected_all(&h, out);
 	ord_buf_release(&w);
 	ord_buf_release(&bare);
 	ord_buf_release(&h.tmp);
 	ord_buf_release(&h.pick_id);
 	ord_buf_release(&h.pick_name);
 	ord_buf_release(&h.ids);
+	ord_buf_release(&h.sides);
+}
+
+void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *side, struct ord_buf *out)
+{
+	unit_hint(ctx, written, side, 0, out);
+}
+
+void ord_ctx_unit_hint_any(struct ord_ctx *ctx, const char *written, struct ord_buf *out)
+{
+	unit_hint(ctx, written, NULL, 1, out);
 }
 
 const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit *u)

@@ -243,12 +243,18 @@ void ord_diag_add_attr(struct ord_diag *d, const char *unit, const char *attr, c
 
 int ord_diag_names_unit(const struct ord_diag_item *it)
 {
-	size_t n = strlen(it->unit);
-	const char *p;
+	static const char *const hints[] = { " did you mean '", ": expected " };
+	size_t n = strlen(it->unit), k;
+	const char *p, *end = it->msg + strlen(it->msg), *h;
 
 	if (!n)
 		return 0;
-	for (p = strchr(it->msg, '\''); p; p = strchr(p + 1, '\''))
+	/* the units a hint names (ord_ctx_unit_hint: the nearest, or those
+	 * expected) are not the one at fault: B1's "@Nobody" lists B1 too */
+	for (k = 0; k < ORD_ARRAY_SIZE(hints); k++)
+		if ((h = strstr(it->msg, hints[k])) != NULL && h < end)
+			end = h;
+	for (p = strchr(it->msg, '\''); p && p < end; p = strchr(p + 1, '\''))
 		if (!strncmp(p + 1, it->unit, n) && p[n + 1] == '\'')
 			return 1;
 	return 0;

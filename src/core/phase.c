@@ -184,7 +184,7 @@ int ord_phase_event_args_at(struct ord_ctx *ctx, const struct ord_event_kind *ek
 		if (!(u = ord_ctx_find_unit(ctx, v))) {
 			struct ord_buf hint = ORD_BUF_INIT;
 			ctx->unknown_units++;
-			ord_ctx_unit_hint(ctx, v, NULL, &hint);
+			ord_ctx_unit_hint_any(ctx, v, &hint);
 			ord_diag_add(diag, 0, key_col(argc, argv, cols, ks->name), NULL, NULL,
 				     "%s: unknown unit '%s'%s", ks->name, v, hint.buf);
 			ord_buf_release(&hint);

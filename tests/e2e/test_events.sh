@@ -249,7 +249,7 @@ expect_not_in "$ERR" "#2"
 # number its line 1 would have been recorded under) is said as written
 printf 'move unit=R1 distance=1\nmove unit="event #2" distance=1\n' >named.txt
 expect_exit 65 ord event i.game --file named.txt
-expect_line "$ERR" "^named\.txt:2:6: unit: unknown unit 'event #2'$"
+expect_line "$ERR" "^named\.txt:2:6: unit: unknown unit 'event #2': expected a unit of the game: side blue's 'B1' to 'B3'; side red's 'R1' to 'R3'$"
 expect_not_in "$ERR" "event of line"
 expect_exit 0 ord event i.game move unit=B1 distance=1 --override "a second bound, as agreed"
 # an override records no event twice: the same command again (the shell's

@@ -7,7 +7,8 @@
 # phase; an arrow typed "->" named as the arrow meant; a sheet headed with
 # another turn warned of; `info` after an exchange naming the bundle;
 # (hfin) `info` naming the sides the NMR policy would stand in for; a
-# sheet's unknown unit with no near match told the side's units.
+# sheet's unknown unit with no near match told the side's units;
+# (hday7) an event's unit and an order's target told every side's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
@@ -22,7 +23,7 @@ expect_in "$OUT" "('Blue Нussars')"
 expect_not_in "$OUT" "skyttekde"
 expect_not_in "$OUT" "[u041D]"
 run ord event --help
-expect_in "$OUT" "with æ ø å ä ö é or ae oe"
+expect_in "$OUT" "with æ ø å ä ö é or ae"
 
 # ---- help event gives the event command's usage first, with --void
 run ord help event battalion
@@ -173,5 +174,30 @@ printf 'D99: M ↑ 1\n' >far-ks.txt
 run ord check far-ks.txt --scenario "$KS/scenario.xml" --side danske
 expect_eq "$RC" 65 "a Krigsspil sheet naming no unit of the game"
 expect_line "$ERR" "^far-ks\\.txt:1:1: unknown unit 'D99': expected one of side danske's units: 'D1' to 'D8', 'K1' to 'K4' or 'A1' to 'A4' \\(4\\.3\\)$"
+
+# ---- (hday7) a unit named with no side of its own, an event's unit= and
+# an order's @target, says what was expected too: every side's units
+# (before: only "unknown unit 'ZZ9'"); a near match still "did you mean"
+expect_exit 0 ord new ev.game --scenario scenario.xml
+expect_exit 0 ord submit ev.game --side blue blue-1.txt
+expect_exit 0 ord submit ev.game --side red red-1.txt
+expect_exit 0 ord seal ev.game
+run ord event ev.game move unit=ZZ9 distance=1
+expect_eq "$RC" 64 "an event naming no unit of the game"
+expect_line "$ERR" "^orderly: unit: unknown unit 'ZZ9': expected a unit of the game: side blue's 'B1' to 'B3'; side red's 'R1' to 'R3'$"
+printf 'move unit=B1 distance=1\nmove unit=Q77 distance=1\n' >far-ev.txt
+run ord event ev.game --file far-ev.txt
+expect_line "$ERR" "^far-ev\\.txt:2:6: unit: unknown unit 'Q77': expected a unit of the game: side blue's 'B1' to 'B3'; side red's 'R1' to 'R3'$"
+run ord event ev.game move unit=R4 distance=1
+expect_line "$ERR" "^orderly: unit: unknown unit 'R4': did you mean 'R1' \\(1st Red Foot\\)\\?$"
+printf 'D1: A @ZZ99\nD2: A @F11\n' >far-target.txt
+run ord check far-target.txt --scenario "$KS/scenario.xml" --side danske
+expect_eq "$RC" 65 "a Krigsspil target naming no unit of the game"
+expect_line "$ERR" "^far-target\\.txt:1:7: unit 'D1': unknown unit 'ZZ99' for 'A': expected a unit of the game: side danske's 'D1' to 'D8', 'K1' to 'K4' or 'A1' to 'A4'; side allierede's 'L1' to 'L14' \\(4\\.3\\)$"
+expect_in "$ERR" "far-target.txt:2:7: unit 'D2': unknown unit 'F11' for 'A': did you mean 'L11' (Mecklenburg Jaegere)? (4.3)"
+# battalion's @target the same, the ordering unit still named
+printf 'B1 @Nobody\n' >far-bt.txt
+run ord check far-bt.txt --scenario scenario.xml --side blue
+expect_line "$ERR" "^far-bt\\.txt:1:4: unit 'B1': unknown target unit 'Nobody': expected a unit of the game: side blue's 'B1' to 'B3'; side red's 'R1' to 'R3' \\(fire\\)$"
 
 note "ok"

@@ -705,7 +705,9 @@ START_TEST(sheet_target)
 	cast();
 	ck_assert_str_eq(validate("blue", "G1 Fb @B1\nB1 @Nobody\n"),
 			 "1:7: unit 'G1': target 'B1' is a unit of your own side (fire)\n"
-			 "2:4: unit 'B1': unknown target unit 'Nobody' (fire)\n");
+			 "2:4: unit 'B1': unknown target unit 'Nobody': expected a unit of the game: side "
+			 "blue's 'B1', 'B2', 'S1', 'L1', 'H1', 'K1', 'G1' or 'HA'; side red's 'R1', 'R2' "
+			 "or 'RH' (fire)\n");
 	/* a near miss is named, as an unknown unit's is (a unit's name is
 	 * matched whatever its case: this one's is not its id) */
 	{

@@ -1436,7 +1436,8 @@ START_TEST(test_event_refusal)
 	/* one event refused for its arguments: the command's usage */
 	ck_assert_str_eq(ord_error_last(), "event 'move': 1 bad argument");
 	ck_assert_uint_eq(d.n, 1);
-	ck_assert_str_eq(d.items[0].msg, "unit: unknown unit 'Z9'");
+	ck_assert_str_eq(d.items[0].msg, "unit: unknown unit 'Z9': expected a unit of the game: side "
+					 "blue's 'B1' to 'B3'; side red's 'R1' to 'R3'");
 	ord_diag_release(&d);
 	/* two */
 	ord_diag_init(&d);
