@@ -1325,25 +1325,40 @@ static int info_links(ord_game *g, struct ord_buf *out)
 /* A sealed turn's orders that no event recorded so far carries out, as
  * the referee's report lists them (its pending hook): said before the
  * next step, so that the referee sees what is left before he resolves
- * (a battalion melee that goes on with no event of the turn, say). */
-static int info_pending(ord_game *g, int turn, struct ord_buf *out)
+ * (a battalion melee that goes on with no event of the turn, say).  And
+ * from the same context the units the orders or the rules owe an event
+ * of phase (ord_game_owed: a charge's contact that no melee fights), in
+ * owed, their number in *nowed, which the next line names, with
+ * INFO_PHASE_HAS_EVENTS set in it when an event of phase is recorded
+ * (then resolve does not refuse the phase). */
+#define INFO_PHASE_HAS_EVENTS ((size_t)1 << (sizeof(size_t) * 8 - 1))
+static int info_pending(ord_game *g, int turn, const char *phase, struct ord_buf *out,
+			struct ord_buf *owed, size_t *nowed)
 {
 	struct ord_ctx ctx;
 	struct ord_diag d;
 	size_t i;
 	int err;
 
-	if (!g->rs->check_execution)
+	*nowed = 0;
+	if (!g->rs->check_execution && !(ORD_RULESET_HAS(g->rs, 9) && g->rs->order_events))
 		return 0;
 	ord_diag_init(&d);
 	if ((err = ord_game_load_ctx(g, &ctx, turn, 1, "*", NULL)) != 0)
 		goto out;
-	g->rs->check_execution(&ctx, &d);
+	if (g->rs->check_execution)
+		g->rs->check_execution(&ctx, &d);
 	ord_error_clear();
 	if (d.n)
 		ord_buf_adds(out, "pending:   orders no event of the turn carries out so far:\n");
 	for (i = 0; i < d.n; i++)
 		ord_buf_addf(out, "  %s: %s\n", d.items[i].unit, d.items[i].msg);
+	*nowed = ord_game_owed(g, &ctx, phase, owed);
+	for (i = 0; *nowed && i < ord_ctx_nevents(&ctx); i++)
+		if (!strcmp(ord_ctx_event(&ctx, i)->phase, phase)) {
+			*nowed |= INFO_PHASE_HAS_EVENTS;
+			break;
+		}
 out:
 	ord_ctx_release(&ctx);
 	ord_diag_release(&d);
@@ -1358,8 +1373,9 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 	size_t nph = ord_game_nphases(g), nlacking = 0;
 	const char *what = g->refereeless ? "signed commitments" : "sheets";
 	const char *how = g->refereeless ? "submit --commitment" : "submit";
-	struct ord_buf lacking = ORD_BUF_INIT;
+	struct ord_buf lacking = ORD_BUF_INIT, owed = ORD_BUF_INIT;
 	const char *missing;
+	size_t nowed = 0;
 	int err = 0;
 
 	if (t->state == ORD_TURN_OPEN || (t->state == ORD_TURN_SEALED && g->refereeless))
@@ -1371,8 +1387,9 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 	}
 	missing = nlacking ? lacking.buf : NULL;
 	if (t->state == ORD_TURN_SEALED && !missing && (size_t)t->phase < nph &&
-	    (err = info_pending(g, t->turn, out)) != 0) {
+	    (err = info_pending(g, t->turn, g->rs->phases[t->phase], out, &owed, &nowed)) != 0) {
 		ord_buf_release(&lacking);
+		ord_buf_release(&owed);
 		return err;
 	}
 	if (t->state == ORD_TURN_SEALED && !missing && (size_t)t->phase < nph)
@@ -1435,7 +1452,22 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 		}
 		if (g->witnessed)
 			ord_buf_adds(out, "witness --close and every side's link (witness), then ");
-		ord_buf_adds(out, "resolve\n");
+		if (nowed) {
+			/* what a resolve of the phase with no event refuses
+			 * (empty_phase), said before it is typed */
+			size_t n = nowed & ~INFO_PHASE_HAS_EVENTS;
+			ord_buf_addf(out,
+				     "resolve; %zu unit%s still wait%s for an event of phase %s, by %s "
+				     "sealed order%s or the rules (%s)%s\n",
+				     n, n == 1 ? "" : "s", n == 1 ? "s" : "", g->rs->phases[t->phase],
+				     n == 1 ? "its" : "their", n == 1 ? "" : "s", owed.buf,
+				     nowed & INFO_PHASE_HAS_EVENTS
+					     ? ": resolved without, it goes undone"
+					     : ": with no event of the phase recorded, resolve refuses it "
+					       "unless --empty");
+		} else {
+			ord_buf_adds(out, "resolve\n");
+		}
 		break;
 	case ORD_TURN_RESOLVED:
 		ord_buf_adds(out, "exchange: every phase of the turn is resolved\n");
@@ -1454,6 +1486,7 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 		ord_buf_adds(out, "           seal, witness --close and exchange sign with the game's key, "
 				  "kept outside its file: give it with --key FILE\n");
 	ord_buf_release(&lacking);
+	ord_buf_release(&owed);
 	return err;
 }
 

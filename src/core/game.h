@@ -172,6 +172,13 @@ int ord_game_log(struct ord_game *g, int64_t *seq, int turn, const char *kind, c
  * events for the check of execution. */
 int ord_game_add_other_events(struct ord_game *g, struct ord_ctx *ctx, int turn, const char *phase);
 
+/* The units whose sealed orders or the rules owe an event of phase that
+ * no event of ctx has done (the ruleset's order_events, version 9, asked
+ * of every unit): their number, and the first few named in named ("unit
+ * B3: melee, unit R2: move and fire, and 2 more"), as a resolve that
+ * refuses the phase empty names them and info's next line before it. */
+size_t ord_game_owed(struct ord_game *g, struct ord_ctx *ctx, const char *phase, struct ord_buf *named);
+
 /* Fill ctx with the units and their state as of now, the sealed orders of
  * turn (when with_orders) and the events of phase (NULL: none; "*": all),
  * as load asks (NULL: a plain load). */

@@ -1308,6 +1308,38 @@ out:
 /* The units a refusal of an empty phase names, at most; the rest counted. */
 #define EMPTY_NAMED 3
 
+/* The units owed an event of phase (game.h). */
+size_t ord_game_owed(struct ord_game *g, struct ord_ctx *ctx, const char *phase, struct ord_buf *named)
+{
+	const struct ord_event_kind *ek;
+	size_t i, k, n, count = 0;
+
+	if (!ORD_RULESET_HAS(g->rs, 9) || !g->rs->order_events)
+		return 0;
+	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
+		struct ord_unit *u = ord_ctx_unit(ctx, i);
+		const char *kinds[16];
+		size_t shown = 0;
+
+		/* every unit: the rules may owe an event of one with no
+		 * order (a battalion's move back, a melee going on, a
+		 * Krigsspil unit's half turn's retreat) */
+		n = g->rs->order_events(ctx, u, kinds, ORD_ARRAY_SIZE(kinds));
+		for (k = 0; k < n && k < ORD_ARRAY_SIZE(kinds); k++) {
+			if (!(ek = ord_ruleset_event_kind(g->rs, kinds[k])) || strcmp(ek->phase, phase))
+				continue;
+			if (!shown++ && count++ < EMPTY_NAMED)
+				ord_buf_addf(named, "%sunit %s: %s", named->len ? ", " : "", u->id,
+					     ek->name);
+			else if (count <= EMPTY_NAMED)
+				ord_buf_addf(named, " and %s", ek->name);
+		}
+	}
+	if (count > EMPTY_NAMED)
+		ord_buf_addf(named, ", and %zu more", count - EMPTY_NAMED);
+	return count;
+}
+
 /*
  * A phase with no event while sealed orders wait for an event of it, or
  * the rules owe one of a unit (the ruleset's order_events, version 9, asked
@@ -1326,34 +1358,14 @@ out:
 static int empty_phase(struct ord_game *g, struct ord_ctx *ctx, const char *phase, size_t *waiting)
 {
 	struct ord_buf named = ORD_BUF_INIT;
-	const struct ord_event_kind *ek;
-	size_t i, k, n, count = 0;
+	size_t count;
 	int err;
 
-	for (i = 0; i < ord_ctx_nunits(ctx); i++) {
-		struct ord_unit *u = ord_ctx_unit(ctx, i);
-		const char *kinds[16];
-		size_t shown = 0;
-
-		/* every unit: the rules may owe an event of one with no
-		 * order (a battalion's move back, a melee going on, a
-		 * Krigsspil unit's half turn's retreat) */
-		n = g->rs->order_events(ctx, u, kinds, ORD_ARRAY_SIZE(kinds));
-		for (k = 0; k < n && k < ORD_ARRAY_SIZE(kinds); k++) {
-			if (!(ek = ord_ruleset_event_kind(g->rs, kinds[k])) || strcmp(ek->phase, phase))
-				continue;
-			if (!shown++ && count++ < EMPTY_NAMED)
-				ord_buf_addf(&named, "%sunit %s: %s", named.len ? ", " : "", u->id,
-					     ek->name);
-			else if (count <= EMPTY_NAMED)
-				ord_buf_addf(&named, " and %s", ek->name);
-		}
-	}
-	*waiting = count;
-	if (!count)
+	*waiting = count = ord_game_owed(g, ctx, phase, &named);
+	if (!count) {
+		ord_buf_release(&named);
 		return 0;
-	if (count > EMPTY_NAMED)
-		ord_buf_addf(&named, ", and %zu more", count - EMPTY_NAMED);
+	}
 	{
 		struct ord_buf m = ORD_BUF_INIT;
 		size_t at;

@@ -58,7 +58,10 @@ expect_exit 0 ord resolve g.game --phase fire --empty
 expect_exit 0 ord resolve g.game
 
 # ---- the charge's contact holds the melee phase: a plain resolve is
-# refused, naming the unit, and nothing changes
+# refused, naming the unit, and nothing changes; (hday7) info's next line
+# names the melee owed before the resolve is typed
+run ord info g.game
+expect_line "$OUT" "^next: +the events of phase melee \\(melee: event, or event --file\\), then resolve; 1 unit still waits for an event of phase melee, by its sealed order or the rules \\(unit B3: melee\\): with no event of the phase recorded, resolve refuses it unless --empty$"
 before=$(sha g.game)
 run ord resolve g.game
 expect_eq "$RC" 65 "the melee phase with a contact no melee event fights"
@@ -68,6 +71,8 @@ expect_in "$ERR" "orderly resolve g.game --phase melee --empty"
 expect_eq "$(sha g.game)" "$before" "the game file after a refused resolve"
 # the melee recorded, the phase resolves
 expect_exit 0 ord event g.game melee a=B3 b=R1
+run ord info g.game
+expect_line "$OUT" "^next: +the events of phase melee \\(melee: event, or event --file\\), then resolve$"
 run ord resolve g.game
 expect_eq "$RC" 0 "the melee phase with its melee"
 expect_in "$OUT" "melee with B3"
