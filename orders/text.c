@@ -421,6 +421,30 @@ static void read_caret(struct ord_text *t, const struct ord_text_tok *tok, unsig
 			return;
 		}
 	}
+	/* "^O", "^SO": a point of the rules' own whose Ø was typed as a bare
+	 * O, which no ASCII form of the notation's is (it writes Ø as OE):
+	 * refused, with the form meant named, never taken (an O may as well
+	 * be a slip for another letter) */
+	for (c = t->rules->compass; c && c->name; c++) {
+		const char *oe = strstr(c->name, "oe");
+		size_t at = oe ? (size_t)(oe - c->name) + 1 : 0, k;
+
+		if (oe && t->key.len + 1 == strlen(c->name) && !strncmp(t->key.buf, c->name, at) &&
+		    !strcmp(t->key.buf + at, oe + 2)) {
+			struct ord_buf hint = ORD_BUF_INIT;
+
+			ord_buf_adds(&hint, ": did you mean '^");
+			for (k = 0; c->name[k]; k++)
+				ord_buf_addch(&hint, c->name[k] >= 'a' && c->name[k] <= 'z'
+							     ? c->name[k] - 'a' + 'A'
+							     : c->name[k]);
+			ord_buf_addf(&hint, "' (%s, ^%03d: \xc3\x98 in ASCII is OE)?",
+				     c->deg % 45 ? "" : arrow_text[c->deg / 45], c->deg);
+			bad_dir_hint(t, tok->col, hint.buf);
+			ord_buf_release(&hint);
+			return;
+		}
+	}
 	bad_dir(t, tok->col);
 }
 

@@ -224,7 +224,12 @@ static const struct ord_text_compass compass_da[] = {
 	{ "v", 270 },  { "nv", 315 }, { NULL, 0 },
 };
 
-#define DIR_EXPECTED "one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV or ^000 to ^359"
+/* the points with their ASCII forms (Ø as OE, the README's table), and
+ * the English ones every notation takes: what a player without the
+ * arrows or an Ø on his keyboard can type */
+#define DIR_EXPECTED                                                                                         \
+	"one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV (in ASCII ^NOE ^OE ^SOE, or " \
+	"^NE ^E ^SE ^SW ^W ^NW) or ^000 to ^359"
 #define FRAC_EXPECTED "one of ¼ ½ ¾ 1 or 1/4 1/2 3/4"
 #define HEX_EXPECTED "a hex as QQRR or Q,R, e.g. 0305 or 3,5"
 

@@ -8,7 +8,8 @@
 # another turn warned of; `info` after an exchange naming the bundle;
 # (hfin) `info` naming the sides the NMR policy would stand in for; a
 # sheet's unknown unit with no near match told the side's units;
-# (hday7) an event's unit and an order's target told every side's.
+# (hday7) an event's unit and an order's target told every side's;
+# info's next line naming the melee owed; a Krigsspil ^O (Ø as O) named.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
@@ -132,8 +133,18 @@ KS=$SRC/rulesets/krigsspil/examples
 printf 'D1: M => 1\n' >pile.txt
 run ord check pile.txt --scenario "$KS/scenario.xml" --side danske
 expect_eq "$RC" 65 "a Krigsspil sheet with a typed arrow"
-expect_in "$ERR" "pile.txt:1:7: unit 'D1': bad direction '=>' (expected one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV or ^000 to ^359): did you mean '→' (^090)?"
+expect_in "$ERR" "pile.txt:1:7: unit 'D1': bad direction '=>' (expected one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV (in ASCII ^NOE ^OE ^SOE, or ^NE ^E ^SE ^SW ^W ^NW) or ^000 to ^359): did you mean '→' (^090)?"
 expect_not_in "$ERR" "bad hex"
+# (hday7) the list shows what a keyboard without Ø types (^OE, as the
+# notation's ASCII forms write Ø, and the English points); ^O, Ø typed
+# as a bare O, is no such form: refused, the form meant named
+printf 'D1: M ^O 1\nD2: M ^soe 1\nD3: M ^SE 1\n' >oe.txt
+run ord check oe.txt --scenario "$KS/scenario.xml" --side danske
+expect_eq "$RC" 65 "a Krigsspil sheet with ^O"
+expect_line "$ERR" "^oe\\.txt:1:7: unit 'D1': bad direction '\\^O' \\(expected one of .* \\(in ASCII \\^NOE \\^OE \\^SOE, or \\^NE \\^E \\^SE \\^SW \\^W \\^NW\\) or \\^000 to \\^359\\): did you mean '\\^OE' \\(→, \\^090: Ø in ASCII is OE\\)\\?$"
+expect_in "$OUT" "D2: M ↘ 1"
+expect_in "$OUT" "D3: M ↘ 1"
+expect_in "$ERR" "1 problem(s)"
 # a hex's minus is still a hex
 printf 'D1: M -2,1 1\n' >hex.txt
 run ord check hex.txt --scenario "$KS/scenario.xml" --side danske

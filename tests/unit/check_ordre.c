@@ -810,7 +810,9 @@ END_TEST
 #define CODES                                                                           \
 	"(expected one of M SM L A F MA TT S AS FS IS KO OPH AP PP KL PR REP FORM D V " \
 	"GF H OD SA AM ST ÆNDR)"
-#define DIRS "(expected one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV or ^000 to ^359)"
+#define DIRS                                                                                                  \
+	"(expected one of ↑ ↗ → ↘ ↓ ↙ ← ↖ ^N ^NØ ^Ø ^SØ ^S ^SV ^V ^NV (in ASCII ^NOE ^OE " \
+	"^SOE, or ^NE ^E ^SE ^SW ^W ^NW) or ^000 to ^359)"
 #define FRACS "one of ¼ ½ ¾ 1 or 1/4 1/2 3/4"
 #define HEXES "a hex as QQRR or Q,R, e.g. 0305 or 3,5"
 #define FORMS                                                                        \
@@ -985,7 +987,13 @@ static const struct {
 	{ "B1 M ^", 1, 6, "B1", "", "bad direction '^' " DIRS },
 	{ "B1 M ^0450", 1, 6, "B1", "", "bad direction '^0450' " DIRS },
 	{ "B1 M ^NNE", 1, 6, "B1", "", "bad direction '^NNE' " DIRS },
-	{ "B1 M ^NO", 1, 6, "B1", "", "bad direction '^NO' " DIRS },
+	/* Ø typed as a bare O: no ASCII form of it (OE is), named */
+	{ "B1 M ^NO", 1, 6, "B1", "",
+	  "bad direction '^NO' " DIRS ": did you mean '^NOE' (↗, ^045: Ø in ASCII is OE)?" },
+	{ "B1 M ^o", 1, 6, "B1", "",
+	  "bad direction '^o' " DIRS ": did you mean '^OE' (→, ^090: Ø in ASCII is OE)?" },
+	{ "B1 M ^SO", 1, 6, "B1", "",
+	  "bad direction '^SO' " DIRS ": did you mean '^SOE' (↘, ^135: Ø in ASCII is OE)?" },
 	{ "B1 M ↑C", 1, 6, "B1", "", "bad direction '↑C' " DIRS },
 	{ "B1 M ↑↑", 1, 6, "B1", "", "bad direction '↑↑' " DIRS },
 	{ "B1 M ^360", 1, 6, "B1", "", "direction '^360' out of range (expected ^000 to ^359)" },
