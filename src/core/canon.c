@@ -124,6 +124,8 @@ static void put_config(struct ord_buf *out, const struct ord_canon_config *c)
 	 * nothing of it, and keep their bytes */
 	if (c->dice_by_events)
 		ord_canon_put(out, "dice", "events");
+	if (c->made)
+		ord_canon_put(out, "made", c->made);
 	ord_canon_put_hex(out, "scenario", c->scenario, 32);
 	ord_canon_put_hex(out, "tables", c->tables, 32);
 	ord_canon_put_hex(out, "key", c->key, 32);
@@ -178,6 +180,12 @@ int ord_canon_config_read(struct ord_canon_config *out, const char *body)
 			missing = "dice";
 	}
 	free(v);
+	/* absent in the games made before 2026-12-07 (ORD_GAME_MADE) */
+	if ((v = ord_canon_get(body, "made")) != NULL) {
+		if (strlen(v) != 10 && !missing)
+			missing = "made";
+		out->made = v;
+	}
 	if (get_hex(out->scenario, 32, body, "scenario") && !missing)
 		missing = "scenario";
 	if (get_hex(out->tables, 32, body, "tables") && !missing)
@@ -191,10 +199,16 @@ int ord_canon_config_read(struct ord_canon_config *out, const char *body)
 	return 0;
 }
 
+int ord_canon_made_since(const struct ord_canon_config *c, const char *date)
+{
+	return c->made && strcmp(c->made, date) >= 0;
+}
+
 void ord_canon_config_release(struct ord_canon_config *c)
 {
 	free((char *)c->ruleset);
 	free((char *)c->nmr);
+	free((char *)c->made);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -212,6 +226,8 @@ const char *ord_canon_config_diff(const struct ord_canon_config *a, const struct
 		return "witnessed dice";
 	if (!a->dice_by_events != !b->dice_by_events)
 		return "dice keyed by events";
+	if (!a->made != !b->made || (a->made && strcmp(a->made, b->made)))
+		return "orderly that made it";
 	if (memcmp(a->scenario, b->scenario, 32))
 		return "scenario";
 	if (memcmp(a->tables, b->tables, 32))

@@ -40,10 +40,23 @@ struct ord_canon_config {
 	int refereeless;            /* sides commit first and open after the seal */
 	int witnessed;              /* sides reveal a witness link per phase */
 	int dice_by_events;         /* a roll keyed by what its event names, not its number */
+	const char *made;           /* made=DATE: the orderly that made the game, at or after
+				     * ORD_GAME_MADE (its checks below); NULL in a game made
+				     * before, which logs none */
 	unsigned char scenario[32]; /* BLAKE2b-256 of the scenario file as stored */
 	unsigned char tables[32];   /* BLAKE2b-256 of the tables in force */
 	unsigned char key[32];      /* the game's public key */
 };
+/* What a game made since names itself by (made=2026-12-07): the front
+ * door refused an order's words holding a character a reader does not see
+ * (attack 43), and every turn's opening logs the roster's roots,
+ * sides_root and units_root (attack 34).  So a sealed sheet holding such
+ * words, or an opening without the roots, in a game that says it was
+ * made so was stored by other means.  A later check that a game's age
+ * decides compares the date (ord_canon_made_since). */
+#define ORD_GAME_MADE "2026-12-07"
+/* 1 when c's game says it was made by an orderly of date or later. */
+int ord_canon_made_since(const struct ord_canon_config *c, const char *date);
 /* The config of body (a "create" or "open" entry); ORD_EBADDATA if a field
  * is missing.  The strings are malloc'd: ord_canon_config_release. */
 int ord_canon_config_read(struct ord_canon_config *out, const char *body);

@@ -55,6 +55,7 @@ static void config_settings(const struct ord_game *g, struct ord_canon_config *c
 	c->refereeless = g->refereeless;
 	c->witnessed = g->witnessed;
 	c->dice_by_events = g->dice_by_events;
+	c->made = g->made;
 	memcpy(c->scenario, g->scenario_hash, 32);
 	memcpy(c->tables, g->tables_hash, 32);
 	memcpy(c->key, g->pk, 32);
@@ -486,6 +487,8 @@ static int check_config(struct ord_game *g)
 		 * made before say nothing of either) */
 		g->repeat_orders = logged.repeat_orders;
 		g->dice_by_events = logged.dice_by_events;
+		free(g->made);
+		g->made = logged.made ? ord_strdup(logged.made) : NULL;
 		config_settings(g, &live);
 		memcpy(live.scenario, logged.scenario, 32);
 		/* compared before the first change (check_scenario) */
@@ -591,6 +594,7 @@ void ord_game_free(ord_game *g)
 	ord_store_sides_free(g->sides, g->nsides);
 	free(g->title);
 	free(g->nmr);
+	free(g->made);
 	free(g->path);
 	free(g->tampered);
 	sodium_memzero(g->sk, sizeof(g->sk));
@@ -917,6 +921,8 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	/* every game made now: its dice cannot be moved by the order of the
 	 * events, or by voiding one and recording it again */
 	g->dice_by_events = 1;
+	/* and says what its front door refused since (canon.h) */
+	g->made = ord_strdup(ORD_GAME_MADE);
 	g->title = ord_strdup(sc.title);
 	g->nmr = ord_strdup(sc.nmr);
 	g->repeat_orders = 1;

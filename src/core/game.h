@@ -26,6 +26,8 @@ struct ord_game {
 	int witnessed;      /* sides reveal a witness link per phase */
 	int dice_by_events; /* a roll keyed by what its event names (phase.h): the log's
 			     config says dice=events (check_config) */
+	char *made;         /* the orderly that made it (made=, ORD_GAME_MADE), as the log's
+			     config says; NULL: a game made before */
 	const struct ord_ruleset *rs;
 	const struct ord_notation *notation;
 	struct ord_rules *rules;

@@ -356,93 +356,12 @@ static int other_notation(struct ord_game *g, const char *bytes, size_t len, str
 	return 0;
 }
 
-/* What an order says that every reader is shown (its unit as written, a
- * code's word, a target's or a new company's name: the notation's form
- * of it, which the reports, the web page, the judge's mails and `verify
- * --report` print): one problem an order whose words hold a character a
- * reader does not see or that turns what he reads (a bidirectional
- * override, a zero-width space, a C1 control such as U+009B, which a
- * terminal may take for an escape), at the word's column (threat model,
- * attack 43).  A sheet's comments are no order and are shown nowhere.
- * The front door's alone (a submit, a check, an opening): a sheet stored
- * before is read and replayed as it was, and the seal's check of a sheet
- * and a repeat's stand-in stay the rules'. */
-/* Does s hold a character ord_name_char_hidden names, or a byte that is
- * no UTF-8?  Printable ASCII, nearly all of a sheet, a byte at a time;
- * only a character beyond it decoded (an arrow, a fraction, a Danish
- * letter): ord_name_hidden, which counts the column too, took a sixth of
- * a submit's instructions for it. */
-static int hides(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	for (;;) {
-		uint32_t c;
-		size_t k;
-
-		while ((unsigned char)(*p - 0x20) < 0x5F)
-			p++;
-		if (!*p)
-			return 0;
-		if (*p < 0x80)
-			return 1; /* a control or DEL */
-		/* a character's 4 bytes at most: the decoder stops at the NUL,
-		 * which is no continuation byte, before any byte past it */
-		if (!(k = ord_utf8_decode(p, p + 4, &c)) || ord_name_char_hidden(c))
-			return 1;
-		p += k;
-	}
-}
-
-static void orders_shown(const struct ord_sheet *sheet, struct ord_diag *diag)
-{
-	size_t i, k;
-
-	for (i = 0; i < sheet->n; i++) {
-		const struct ord_order *o = &sheet->orders[i];
-		const char *s = NULL, *what = "the unit as written";
-		unsigned col = o->col, at = 0;
-		uint32_t cp = 0;
-		int h = o->unit && hides(o->unit) ? ord_name_hidden(o->unit, &at, &cp) : 0;
-		struct ord_buf q = ORD_BUF_INIT;
-
-		if (h)
-			s = o->unit;
-		for (k = 0; !h && k < o->ntok; k++) {
-			const struct ord_token *t = &o->tok[k];
-			col = t->col ? t->col : o->col;
-			if (t->value && hides(t->value) &&
-			    (h = ord_name_hidden(t->value, &at, &cp)) != 0) {
-				s = t->value;
-				what = t->kind == ORD_TOK_TARGET ? "its target" : "its word";
-			} else if (t->arg && hides(t->arg) &&
-				   (h = ord_name_hidden(t->arg, &at, &cp)) != 0) {
-				s = t->arg;
-				what = "its word";
-			}
-		}
-		if (!h)
-			continue;
-		if (s != o->unit) /* the unit is named before the message */
-			ord_buf_add_name_quoted(&q, s, 60);
-		ord_diag_add(diag, o->line, col, o->unit, NULL,
-			     "%s%s%s holds %s %s%04X at character %u (expected characters a reader sees: "
-			     "a bidirectional, zero-width, control or other unseen character in an order "
-			     "turns or hides what the referee and the other sides read of it%s)",
-			     what, q.len ? " " : "", q.len ? q.buf : "",
-			     h > 0 ? "the unseen character" : "the byte", h > 0 ? "U+" : "0x",
-			     (unsigned)cp, at,
-			     strcmp(what, "its word") ? "; name the unit by its id" : "");
-		ord_buf_release(&q);
-	}
-}
-
 /* The ruleset's check of a parsed sheet of side in ctx, which holds the
  * side's units and the units the sheet names (a partial context, or one of
  * every unit): the problems from index first on (before counted) sorted,
  * the notation of another ruleset said (other: the parse refused lines),
  * and the reading (NULL: none); shown: the front door's check of what
- * its orders show too (orders_shown). */
+ * its orders show too (ord_sheet_words_hidden). */
 static int check_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
 		    const struct ord_sheet *sheet, int other, const char *bytes, size_t len,
 		    struct ord_diag *diag, size_t first, size_t before, struct ord_buf *reading,
@@ -455,7 +374,7 @@ static int check_in(struct ord_game *g, struct ord_ctx *ctx, const char *side,
 	    err != ORD_EBADSHEET)
 		return err;
 	if (shown)
-		orders_shown(sheet, diag);
+		ord_sheet_words_hidden(sheet, diag);
 	if ((err = ord_state_check(ctx)) != 0) /* a key the module did not declare */
 		return err;
 	err = ord_diag_count(diag) > before ? ORD_EBADSHEET : 0;

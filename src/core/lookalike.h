@@ -39,4 +39,13 @@ void ord_buf_add_name_line(struct ord_buf *b, const char *s);
  * note of audit and verify (attack 41). */
 void ord_buf_add_name_quoted(struct ord_buf *b, const char *s, size_t max);
 
+struct ord_sheet;
+struct ord_diag;
+/* One problem in diag an order of sheet whose words (its unit as written,
+ * a code's word, a target's or a new company's name: what a report prints
+ * of it) hold a character ord_name_char_hidden names, or a byte that is no
+ * UTF-8, at the word's line and column (attack 43): what the front door
+ * refuses, and the verifier notes or fails in a sealed sheet. */
+void ord_sheet_words_hidden(const struct ord_sheet *sheet, struct ord_diag *diag);
+
 #endif

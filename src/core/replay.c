@@ -14,6 +14,7 @@
 
 #include "core/crypto.h"
 #include "core/ctx.h"
+#include "core/lookalike.h"
 #include "core/phase.h"
 #include "core/verify_int.h"
 
@@ -206,6 +207,76 @@ static void check_submitted(struct vr *x, struct ord_ctx *ctx, const struct ord_
 	ord_diag_release(&d);
 }
 
+/* Do the bytes hold a character ord_name_char_hidden names (but the line
+ * ends and the tab), or a byte that is no UTF-8?  Nearly every sheet
+ * holds none, and is not parsed again for its words. */
+static int bytes_hide(const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len;
+
+	while (p < end) {
+		uint32_t c;
+		size_t k;
+
+		if (*p >= 0x20 && *p < 0x7F) {
+			p++;
+			continue;
+		}
+		if (*p == '\n' || *p == '\r' || *p == '\t') {
+			p++;
+			continue;
+		}
+		if (!(k = ord_utf8_decode(p, end, &c)) || ord_name_char_hidden(c))
+			return 1;
+		p += k;
+	}
+	return 0;
+}
+
+/* A sealed sheet whose orders' words hold a character a reader does not
+ * see or that turns what he reads (threat model, attack 43): the front
+ * door refuses such an order since 2026-12-07 (ord_sheet_words_hidden),
+ * so a game that says it was made since (made=, ORD_GAME_MADE) holds one
+ * only by other means, a failure; an older game may hold one an orderly
+ * of then took, a note (every report shows it escaped).  A comment may
+ * hold one: no report shows it. */
+static void check_words(struct vr *x, const struct ord_rec_sheet *s, const char *side)
+{
+	struct ord_sheet sheet;
+	struct ord_diag d, words;
+	struct ord_buf m = ORD_BUF_INIT;
+	int made = x->have_cfg && ord_canon_made_since(&x->cfg, ORD_GAME_MADE);
+
+	if (!bytes_hide(s->bytes, s->len))
+		return;
+	ord_sheet_init(&sheet);
+	ord_diag_init(&d);
+	ord_diag_init(&words);
+	x->nt->parse(&sheet, (const char *)s->bytes, s->len, &d);
+	ord_sheet_words_hidden(&sheet, &words);
+	if (!words.n)
+		goto out;
+	ord_buf_adds(&m, "line ");
+	ord_diag_item_place(&m, &words.items[0], NULL);
+	if (words.n > 1)
+		ord_buf_addf(&m, "; and %zu order%s more", words.n - 1, words.n > 2 ? "s" : "");
+	if (made)
+		ord_vout_fail(x->v,
+			      "the sheet of %s, version %d, that the seal sealed holds an order whose words a reader does not see as they are (%s): the game was made by an orderly of %s or later (turn %d's opening, entry %lld, logs made=%s), which refuses such an order as it is handed in: it was stored by other means",
+			      side, s->version, m.buf, ORD_GAME_MADE, x->r->turn,
+			      (long long)x->open->seq, x->cfg.made);
+	else
+		ord_vout_note(x->v,
+			      "the sheet of %s, version %d, that the seal sealed holds an order whose words a reader does not see as they are (%s): an orderly before %s took such an order (turn %d's opening, entry %lld, logs no made=), as a referee's own build still can; every report shows such a character escaped, never acted on (threat model, attack 43)",
+			      side, s->version, m.buf, ORD_GAME_MADE, x->r->turn,
+			      (long long)x->open->seq);
+out:
+	ord_buf_release(&m);
+	ord_diag_release(&words);
+	ord_diag_release(&d);
+	ord_sheet_release(&sheet);
+}
+
 /* The stand-in each side the NMR policy stood in for must have got; a
  * sheet a side submitted, one the rules take (check_submitted). */
 static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
@@ -221,6 +292,8 @@ static void check_stand_ins(struct vr *x, struct ord_ctx *ctx)
 		unsigned char h[32], last[32];
 		int have_last, want_repeat = 0;
 
+		if (s)
+			check_words(x, s, side);
 		if (s && !strcmp(s->source, "submitted"))
 			check_submitted(x, ctx, s, side);
 		if (!s || !strcmp(s->source, "submitted"))

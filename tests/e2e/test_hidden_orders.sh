@@ -61,9 +61,22 @@ expect_exit 0 ord report "$G" --referee
 expect_in "$OUT" "$UNIT: OD @\"1. Komp\" @\"2. Komp\""
 expect_not_in "$OUT" "$RLO"
 
-# ---- stored anyway, by a referee's own build: the sheet's bytes edited,
-# committed again with its nonce, the chain made again
-sql "$G" "UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), '\"1. Komp\"', '\"1. Komp' || char(0x202e) || ' ynapmoK .2 :ebavl\"') AS BLOB)"
+# ---- stored anyway, in a game made before the refusal (an orderly of
+# then, whose game logs no made=): its creation and opening made so, the
+# chain made again; then the sheet's bytes edited, committed again with
+# its nonce, the chain made again
+strip_made() {
+	sql "$1" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
+	[[ "$(sql "$1" "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
+		fail "the log of '$1' still says made= (fix the test)"
+	"$FORGE" rechain "$1" || fail "ord_forge rechain $1"
+}
+OLDGAME="an orderly before 2026-12-07 took such an order (turn 1's opening, entry 3, logs no made=), as a referee's own build still can; every report shows such a character escaped, never acted on (threat model, attack 43)"
+FORGED="the game was made by an orderly of 2026-12-07 or later (turn 1's opening, entry 3, logs made=2026-12-07), which refuses such an order as it is handed in: it was stored by other means"
+WORDS="the sheet of danske, version 1, that the seal sealed holds an order whose words a reader does not see as they are (line 1:27: unit '$UNIT': its target '1. Komp\\u202e ynapmoK .2 :ebavl' holds the unseen character U+202E at character 8 (expected characters a reader sees"
+RLO_SQL="UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), '\"1. Komp\"', '\"1. Komp' || char(0x202e) || ' ynapmoK .2 :ebavl\"') AS BLOB)"
+strip_made "$G"
+sql "$G" "$RLO_SQL"
 "$FORGE" recommit "$G" danske 1 || fail "ord_forge recommit"
 expect_exit 0 ord audit "$G"
 # the referee's report shows the override escaped, on his terminal too
@@ -72,9 +85,14 @@ expect_in "$OUT" "$UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\" @\"2. Komp\""
 expect_not_in "$OUT" "$RLO"
 
 # sealed, played and exchanged as it is: the rules take it, and so does
-# every check (the refusal is the submit's); each side's report and the
+# every check (the refusal is the submit's), the audit and verify noting
+# the sheet's words as an old game's; each side's report and the
 # player's verify --report show it escaped
 expect_exit 0 ord seal "$G" --force
+expect_exit 0 ord audit "$G"
+expect_in "$OUT" "note: $WORDS"
+expect_in "$OUT" "$OLDGAME"
+expect_not_in "$OUT" "$RLO"
 resolve_rest "$G"
 expect_exit 0 ord exchange "$G" --head exchange-1.head
 expect_exit 0 ord report "$G" --side allierede --turn 1
@@ -84,6 +102,33 @@ expect_exit 0 ord export "$G" --turn 1 -o turn-1.xml
 KEY=$(ord info "$G" | sed -n 's/^key: *//p')
 expect_exit 0 ord verify turn-1.xml --pubkey "$KEY" --head exchange-1.head --report allierede
 expect_in "$ERR" "verified: every check holds"
+expect_in "$ERR" "note: $WORDS"
+expect_in "$ERR" "$OLDGAME"
 expect_in "$OUT" "$UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\""
 expect_not_in "$OUT" "$RLO"
+expect_not_in "$ERR" "$RLO"
+
+# ---- the same in a game made since (made=2026-12-07 in its creation and
+# every opening): only a build that skips the submit's refusal stores
+# such a sheet, and the audit and every player's verify fail it
+N=new.orderly
+expect_exit 0 ord new "$N" --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+expect_exit 0 ord submit "$N" --side danske honest.txt
+sql "$N" "$RLO_SQL"
+"$FORGE" recommit "$N" danske 1 || fail "ord_forge recommit $N"
+expect_exit 0 ord seal "$N" --force
+expect_exit 1 ord audit "$N"
+expect_in "$OUT" "BROKEN: $WORDS"
+expect_in "$OUT" "$FORGED"
+resolve_rest "$N"
+expect_exit 0 ord exchange "$N" --head new-exchange-1.head
+# the referee's own orderly refuses to sign its bundle; his build signs it
+expect_exit 65 ord export "$N" --turn 1 -o new-1.xml
+expect_in "$ERR" "FAILED: $WORDS"
+"$FORGE" export "$N" 1 new-1.xml || fail "ord_forge export $N"
+NKEY=$(ord info "$N" | sed -n 's/^key: *//p')
+expect_exit 1 ord verify new-1.xml --pubkey "$NKEY" --head new-exchange-1.head
+expect_in "$OUT" "FAILED: $WORDS"
+expect_in "$OUT" "$FORGED"
+expect_line "$OUT" "^1 check FAILED"
 note "ok"
