@@ -110,7 +110,11 @@ void ord_buf_addf(struct ord_buf *b, const char *fmt, ...)
 	;
 void ord_buf_vaddf(struct ord_buf *b, const char *fmt, va_list ap);
 void ord_buf_reset(struct ord_buf *b);
-/* Append s escaped for XML text or attribute content. */
+/* Append s escaped for XML text or attribute content: a character a
+ * reader does not see or that turns what he reads (a bidirectional
+ * override, a C1 control) as a numeric character reference (&#x202E;),
+ * the same text to an XML reader; a C0 control or a byte that is no UTF-8,
+ * which XML 1.0 cannot hold, as U+FFFD. */
 void ord_buf_add_xml(struct ord_buf *b, const char *s);
 /* Append s as it may be shown on a terminal: a control character, a
  * bidirectional or invisible format character and a byte that is no UTF-8

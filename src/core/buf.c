@@ -12,6 +12,7 @@
 #endif
 
 #include "core/common.h"
+#include "core/lookalike.h"
 
 char ord_buf__empty[1];
 
@@ -313,19 +314,43 @@ void ord_buf_reset(struct ord_buf *b)
 
 void ord_buf_add_xml(struct ord_buf *b, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+
+	while (p < end) {
+		uint32_t c;
+		size_t k;
+
+		switch (*p) {
 		case '<': ord_buf_adds(b, "&lt;"); break;
 		case '>': ord_buf_adds(b, "&gt;"); break;
 		case '&': ord_buf_adds(b, "&amp;"); break;
 		case '"': ord_buf_adds(b, "&quot;"); break;
 		case '\'': ord_buf_adds(b, "&apos;"); break;
 		default:
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' && *s != '\r')
-				ord_buf_addf(b, "&#xFFFD;");
-			else
-				ord_buf_addch(b, *s);
+			if (*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r') {
+				ord_buf_adds(b, "&#xFFFD;"); /* no XML 1.0 holds it */
+			} else if (*p == 0x7F) {
+				ord_buf_adds(b, "&#x7F;");
+			} else if (*p < 0x80) {
+				ord_buf_addch(b, (char)*p);
+			} else if (!(k = ord_utf8_decode(p, end, &c))) {
+				ord_buf_adds(b, "&#xFFFD;"); /* a byte that is no UTF-8 */
+			} else {
+				/* a character a reader does not see or that turns
+				 * what he reads (a bidirectional override, a C1
+				 * control: ord_name_char_hidden) as a numeric
+				 * reference: the same text to an XML reader, and
+				 * never acted on by a terminal or an editor that
+				 * shows the file (attack 43) */
+				if (ord_name_char_hidden(c))
+					ord_buf_addf(b, "&#x%X;", (unsigned)c);
+				else
+					ord_buf_add(b, (const char *)p, k);
+				p += k;
+				continue;
+			}
 		}
+		p++;
 	}
 }
 

@@ -14,6 +14,7 @@
 #include "core/game.h"
 #include "core/game_mail.h"
 #include "core/lookalike.h"
+#include "core/report.h"
 #include "core/phase.h"
 #include "core/scenario.h"
 
@@ -1357,8 +1358,12 @@ static int info_pending(ord_game *g, int turn, const char *phase, struct ord_buf
 	ord_error_clear();
 	if (d.n)
 		ord_buf_adds(out, "pending:   orders no event of the turn carries out so far:\n");
+	/* what an order says (a target's name) in them shown escaped, as
+	 * the report shows it: an old sheet's, or one a referee's own build
+	 * took, may hold a bidirectional override or a C1 control (attack
+	 * 43), which reached the referee's terminal as it was */
 	for (i = 0; i < d.n; i++)
-		ord_buf_addf(out, "  %s: %s\n", d.items[i].unit, d.items[i].msg);
+		ord_report_pending_line(out, &d.items[i]);
 	*nowed = ord_game_owed(g, &ctx, phase, owed);
 	for (i = 0; *nowed && i < ord_ctx_nevents(&ctx); i++)
 		if (!strcmp(ord_ctx_event(&ctx, i)->phase, phase)) {

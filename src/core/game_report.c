@@ -256,7 +256,14 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 						 "  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n"));
 			ord_buf_addf(o->text, "  [%s", res->phase);
 			event_tag(o->text, event, o->lang);
-			ord_buf_addf(o->text, "] %s: %s\n", res->unit, text.buf);
+			/* a result's words may name what an order named (a
+			 * target's, a new company's name): shown escaped, as
+			 * the order is (attack 43) */
+			ord_buf_adds(o->text, "] ");
+			ord_buf_add_name_line(o->text, res->unit);
+			ord_buf_adds(o->text, ": ");
+			ord_buf_add_name_shown(o->text, text.buf ? text.buf : "");
+			ord_buf_addch(o->text, '\n');
 		}
 	}
 	for (i = 0, n = 0; overrides && i < ord_ctx_nevents(ctx); i++) {
@@ -406,6 +413,15 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 	}
 }
 
+void ord_report_pending_line(struct ord_buf *out, const struct ord_diag_item *it)
+{
+	ord_buf_adds(out, "  ");
+	ord_buf_add_name_line(out, it->unit ? it->unit : "");
+	ord_buf_adds(out, ": ");
+	ord_buf_add_name_line(out, it->msg ? it->msg : "");
+	ord_buf_addch(out, '\n');
+}
+
 /* A sealed turn's orders that no event recorded so far carries out (the
  * module's check of execution over the events of the turn until now): the
  * referee's list of what is still to record. */
@@ -438,7 +454,7 @@ static int put_pending(const struct ord_report_src *src, const struct out *o)
 			ord_buf_adds(o->xml, "</pending>\n");
 		}
 		if (o->text)
-			ord_buf_addf(o->text, "  %s: %s\n", it->unit, it->msg);
+			ord_report_pending_line(o->text, it);
 	}
 out:
 	ord_diag_release(&d);

@@ -44,6 +44,10 @@ struct ord_report_src {
 
 /* The language lang names for rs in *out (ord_game_lang). */
 int ord_report_lang(const struct ord_ruleset *rs, const char *lang, const char **out);
+/* One line of the referee's list of orders no event carries out yet (a
+ * report's, info's): "  UNIT: WHAT", what an order says in it shown
+ * escaped (a bidirectional override, a C1 control: attack 43). */
+void ord_report_pending_line(struct ord_buf *out, const struct ord_diag_item *it);
 /* ORD_ENOTFOUND naming the sides when side is not one of src's (NULL, the
  * referee, is); 0 otherwise. */
 int ord_report_side_check(const struct ord_report_src *src, const char *side);

@@ -53,6 +53,17 @@ void web_esc_name(struct ord_buf *b, const char *s)
 	ord_buf_release(&shown);
 }
 
+void web_esc_name_n(struct ord_buf *b, const char *s, size_t n)
+{
+	struct ord_buf raw = ORD_BUF_INIT, shown = ORD_BUF_INIT;
+
+	ord_buf_add(&raw, s, n);
+	ord_buf_add_name_line(&shown, raw.buf);
+	web_esc_n(b, shown.buf, shown.len);
+	ord_buf_release(&raw);
+	ord_buf_release(&shown);
+}
+
 void web_url(struct ord_buf *b, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";

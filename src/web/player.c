@@ -394,7 +394,7 @@ static void reading(struct ord_buf *b, const struct player *p)
 		} else if (m && !m->refused && p->sheet &&
 			   (r = sheet_line(p->sheet, m->line, &n)) != NULL && n) {
 			ord_buf_adds(b, "<span class=\"refused\"><s>");
-			web_esc_n(b, r, n);
+			web_esc_name_n(b, r, n); /* the player's line: as the reading shows it */
 			ord_buf_addf(b, "</s> # line %u not understood (see its problems)</span>",
 				     m->line);
 		} else if (m) {
@@ -682,7 +682,7 @@ static void reading_item(void *ud, unsigned line, const char *order)
 		ord_buf_addf(items, "<li value=\"%u\"><code>", line);
 	else
 		ord_buf_adds(items, "<li><code>");
-	web_esc(items, order);
+	web_esc_name(items, order); /* as a report shows an order (attack 43) */
 	ord_buf_adds(items, "</code></li>");
 }
 
@@ -712,11 +712,15 @@ static void held_line(struct ord_buf *b, const char *q, size_t len)
 	const char *hash = memchr(q, '#', len);
 	size_t code = hash ? (size_t)(hash - q) : len;
 
+	/* a character a reader does not see or that turns what he reads
+	 * shown escaped (\u202e), as a report shows an order: a sheet stored
+	 * before the submit refused them, or by a referee's own build, may
+	 * hold one (attack 43), and a comment may (no report shows it) */
 	ord_buf_adds(b, "<span class=\"line\">");
-	web_esc_n(b, q, code);
+	web_esc_name_n(b, q, code);
 	if (hash) {
 		ord_buf_adds(b, "<span class=\"comment\">");
-		web_esc_n(b, hash, len - code);
+		web_esc_name_n(b, hash, len - code);
 		ord_buf_adds(b, "</span>");
 	}
 	ord_buf_adds(b, "</span>\n");

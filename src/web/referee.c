@@ -625,10 +625,13 @@ static int pending_list(xmlDocPtr doc, struct ord_buf *list, const struct ord_ru
 			continue;
 		unit = xmlGetProp(n, BAD_CAST "unit");
 		what = xmlNodeGetContent(n);
+		/* what an order says (a target's name) shown escaped, as the
+		 * text report shows it: the XML's character reference is the
+		 * character again once read (attack 43) */
 		ord_buf_adds(list, "<li><span><b>");
-		web_esc(list, unit ? (const char *)unit : "");
+		web_esc_name(list, unit ? (const char *)unit : "");
 		ord_buf_adds(list, "</b> ");
-		web_esc(list, what ? (const char *)what : "");
+		web_esc_name(list, what ? (const char *)what : "");
 		ord_buf_adds(list, "</span>");
 		if (url) {
 			xmlChar *line = xmlGetProp(n, BAD_CAST "line");

@@ -271,6 +271,10 @@ void web_esc_n(struct ord_buf *b, const char *s, size_t n);
  * model, attack 41).  Not for a form's value, which must come back as it
  * was. */
 void web_esc_name(struct ord_buf *b, const char *s);
+/* n bytes of s so (one line of a sheet: its order and its comment, where
+ * an old sheet or a referee's own build may hold a bidirectional override
+ * or a C1 control: attack 43). */
+void web_esc_name_n(struct ord_buf *b, const char *s, size_t n);
 /* Append s percent-encoded for a URL path segment or query value. */
 void web_url(struct ord_buf *b, const char *s);
 /* Start a page: doctype, head (title escaped), the header bar with crumbs

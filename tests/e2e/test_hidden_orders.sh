@@ -83,6 +83,10 @@ expect_exit 0 ord audit "$G"
 expect_exit 0 ord report "$G" --referee
 expect_in "$OUT" "$UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\" @\"2. Komp\""
 expect_not_in "$OUT" "$RLO"
+# and its XML keeps the text whole, the override a character reference
+expect_exit 0 ord report "$G" --referee --xml
+expect_in "$OUT" "<order line=\"1\">$UNIT: OD @&quot;1. Komp&#x202E; ynapmoK .2 :ebavl&quot; @&quot;2. Komp&quot;</order>"
+expect_not_in "$OUT" "$RLO"
 
 # sealed, played and exchanged as it is: the rules take it, and so does
 # every check (the refusal is the submit's), the audit and verify noting
@@ -107,6 +111,42 @@ expect_in "$ERR" "$OLDGAME"
 expect_in "$OUT" "$UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\""
 expect_not_in "$OUT" "$RLO"
 expect_not_in "$ERR" "$RLO"
+
+# ---- a fire at an object (a game without a map aims at any) named with
+# an override and a C1 control, stored so: the referee's list of the
+# orders no event carries out yet (info's, the report's) shows them
+# escaped, and the report's XML keeps them as character references
+F=fire.orderly
+expect_exit 0 ord new "$F" --scenario "$KS/scenario.xml"
+printf 'Fodbatteri Gerstenberg: AS SF @"Gaard" 1\n' >fire.txt
+expect_exit 0 ord submit "$F" --side danske fire.txt
+sql "$F" "UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), '\"Gaard\"', '\"Gaard' || char(0x202e) || char(0x9b) || '2J\"') AS BLOB)"
+"$FORGE" recommit "$F" danske 1 || fail "ord_forge recommit $F"
+expect_exit 0 ord seal "$F" --force
+resolve_rest "$F" 3 # on to the fire phase
+PENDING="  A1: ordered to fire ('artilleriskydning') at Gaard\\u202e\\u009b2J but no fire (artilleri) was recorded"
+expect_exit 0 ord info "$F"
+expect_in "$OUT" "pending:   orders no event of the turn carries out so far:
+$PENDING"
+expect_not_in "$OUT" "$RLO"
+expect_not_in "$OUT" "$CSI"
+expect_exit 0 ord report "$F" --referee --lang en
+expect_in "$OUT" "orders no event of the turn carries out so far:
+$PENDING"
+expect_in "$OUT" "  Fodbatteri Gerstenberg: AS SF @Gaard\\u202e\\u009b2J 1"
+expect_not_in "$OUT" "$RLO"
+expect_not_in "$OUT" "$CSI"
+expect_exit 0 ord report "$F" --referee --xml
+expect_in "$OUT" "<order line=\"1\">Fodbatteri Gerstenberg: AS SF @Gaard&#x202E;&#x9B;2J 1</order>"
+expect_in "$OUT" ">ordered to fire (&apos;artilleriskydning&apos;) at Gaard&#x202E;&#x9B;2J but no fire (artilleri) was recorded</pending>"
+expect_not_in "$OUT" "$RLO"
+expect_not_in "$OUT" "$CSI"
+# the character references read back as the characters: nothing is lost
+if command -v xmllint >/dev/null 2>&1; then
+	printf '%s\n' "$OUT" >report.xml
+	expect_exit 0 xmllint --noout report.xml
+	expect_in "$(xmllint --xpath 'string(//order)' report.xml)" "@Gaard$RLO${CSI}2J 1"
+fi
 
 # ---- the same in a game made since (made=2026-12-07 in its creation and
 # every opening): only a build that skips the submit's refusal stores

@@ -375,6 +375,7 @@ def main():
     readonly(work)
     witnessed(work)
     lookalike_names(work)
+    hidden_orders(work)
     print("%d checks" % checks[0])
     W.shutil.rmtree(work, ignore_errors=True)  # kept when the test fails
     print("1 passed, 0 failed")
@@ -2077,6 +2078,55 @@ def lookalike_names(work):
         ok(st == 200 and "<li><code>D3</code> Slesvigske Jægerkorps</li>" in body and
            "<h1>Sehested 1813 (eksempel)" in body,
            "a Danish name reads as it is (%d)" % st)
+    finally:
+        srv.stop()
+
+
+def hidden_orders(work):
+    """A sheet whose orders' words hold a right-to-left override and a C1
+    control (threat model, attack 43), stored before the submit refused
+    them or by a referee's own build (mounted with the sqlite3 shell and
+    ord_forge recommit), shows each escaped, \\u202e as the text report
+    shows it: the side's own sheet as the game file holds it (its order and
+    its comment), and the referee's list of orders no event carries out
+    yet, which the page reads from the report's XML (where the character
+    is a numeric reference, the character again once read).  Never the
+    character itself, which would turn the rest of the line backwards or
+    act on the reader's terminal."""
+    games = os.path.join(work, "games-hidden")
+    os.makedirs(games)
+    g = W.make_game(games, "hid", os.path.join(W.KS_DEMO, "scenario.xml"), sides=("danske", "allierede"))
+    sheet = os.path.join(work, "hidden-sheet.txt")
+    with open(sheet, "w", encoding="utf-8") as f:
+        f.write('Fodbatteri Gerstenberg: AS SF @"Gaard" 1   # mod gaarden\n')
+    W.run("submit", g, "--side", "danske", sheet)
+    subprocess.run(["sqlite3", g, "UPDATE sheet SET bytes = CAST(replace(replace(CAST(bytes AS TEXT), "
+                    "'\"Gaard\"', '\"Gaard' || char(0x202e) || char(0x9b) || '2J\"'), "
+                    "'mod gaarden', 'mod' || char(0x202e) || ' gaarden') AS BLOB)"], check=True)
+    forge = os.environ.get("FORGE") or os.path.join(os.path.dirname(W.ORDERLY), "tests", "ord_forge")
+    subprocess.run([forge, "recommit", g, "danske", "1"], check=True)
+    W.run("seal", g, "--force")
+    for _ in range(3):  # on to the fire phase, whose fire no event carries out
+        W.run("resolve", g, "--empty")
+    hidden = ("\u202e", "\u009b")
+    srv = W.Server(games)
+    try:
+        dk = W.Client(srv.url)
+        dk.login("hid", "danske")
+        st, _, body = dk.get("/g/hid/side/danske")
+        ok(st == 200 and "Fodbatteri Gerstenberg: AS SF @&quot;Gaard\\u202e\\u009b2J&quot; 1" in body and
+           "# mod\\u202e gaarden" in body and
+           "<code>Fodbatteri Gerstenberg: AS SF @Gaard\\u202e\\u009b2J 1</code>" in body and
+           not any(c in body for c in hidden),
+           "the side's own sheet and orderly's reading of it show the override and the C1 control "
+           "escaped, its comment's too (%d): %s" %
+           (st, W.text_of(body)[:1500]))
+        ref = W.Client(srv.url)
+        ref.login("hid", "referee")
+        st, _, body = ref.get("/g/hid/referee")
+        ok(st == 200 and "at Gaard\\u202e\\u009b2J but no fire (artilleri) was recorded" in body and
+           not any(c in body for c in hidden),
+           "the referee's pending orders show them escaped (%d): %s" % (st, W.text_of(body)[:2500]))
     finally:
         srv.stop()
 
