@@ -124,6 +124,75 @@ static int hold_root(struct ord_game *g, int turn, int64_t seq, const char *body
 
 /* ---- the seed and the dice key ---- */
 
+/*
+ * An opening without the roster's roots (sides_root, units_root) escapes
+ * the seal's check of the sheets, which holds a turn opened so to the
+ * scenario alone (attack 34): an orderly before the roots wrote every
+ * opening so, but one since writes them in each.  So in a game made
+ * since (its creation logs made=, ORD_GAME_MADE), or whose turn before
+ * opened with them, a turn's opening without them was written by other
+ * means: the submit, the seal, a resolve and the exchange, which read it
+ * (live_seed), refuse it, naming the entry.  An old game (every opening
+ * without them) plays as before.
+ */
+static int rooted_opening(struct ord_game *g, int turn, int64_t seq, const char *body)
+{
+	struct ord_canon_config made;
+	struct ord_buf m = ORD_BUF_INIT;
+	char *sides = ord_canon_get(body, "sides_root"), *units = ord_canon_get(body, "units_root");
+	char *create = NULL, *before = NULL, *b_sides = NULL, *b_units = NULL;
+	const char *missing = !sides && !units ? "sides_root and units_root"
+			      : !sides         ? "sides_root"
+			      : !units         ? "units_root"
+					       : NULL;
+	int64_t before_seq = 0;
+	int err = 0;
+
+	if (!missing)
+		goto out;
+	if ((err = ord_store_log_last(g->db, 0, "create", &create, NULL)) == ORD_ENOTFOUND) {
+		ord_error_clear(); /* the audit's to say */
+		err = 0;
+	}
+	if (err)
+		goto out;
+	if (create && ord_canon_config_read(&made, create) == 0) {
+		if (ord_canon_made_since(&made, ORD_GAME_MADE))
+			ord_buf_addf(&m, "turn %d's opening (log entry %lld) logs no %s, but the game was made by an orderly of %s or later (its creation, log entry 1, logs made=%s), which logs the roster's roots in every opening",
+				     turn, (long long)seq, missing, ORD_GAME_MADE, made.made);
+		ord_canon_config_release(&made);
+	}
+	ord_error_clear(); /* a damaged creation is the audit's to say */
+	if (!m.len && turn > 1) {
+		if ((err = ord_store_log_last(g->db, turn - 1, "open", &before, &before_seq)) ==
+		    ORD_ENOTFOUND) {
+			ord_error_clear();
+			err = 0;
+		}
+		if (err)
+			goto out;
+		b_sides = before ? ord_canon_get(before, "sides_root") : NULL;
+		b_units = before ? ord_canon_get(before, "units_root") : NULL;
+		if (b_sides && b_units)
+			ord_buf_addf(&m, "turn %d's opening (log entry %lld) logs no %s, but turn %d's (log entry %lld) logs both: an orderly that logs the roster's roots logs them in every opening after",
+				     turn, (long long)seq, missing, turn - 1, (long long)before_seq);
+	}
+	if (m.len) {
+		ord_buf_adds(&m,
+			     "; this one was written without them, and a seal would hold no sheet to the rules by them (threat model, attack 34)");
+		err = refuse(g, m.buf);
+	}
+out:
+	ord_buf_release(&m);
+	free(sides);
+	free(units);
+	free(create);
+	free(before);
+	free(b_sides);
+	free(b_units);
+	return err;
+}
+
 /* ord_game_live_seed; *refereeless (or NULL) as the opening logs it */
 static int live_seed(struct ord_game *g, const struct ord_store_turn *t,
 		     unsigned char commitment[32], int *refereeless)
@@ -135,6 +204,10 @@ static int live_seed(struct ord_game *g, const struct ord_store_turn *t,
 
 	if ((err = ord_store_log_last(g->db, t->turn, "open", &body, &seq)) != 0)
 		return err;
+	if ((err = rooted_opening(g, t->turn, seq, body)) != 0) {
+		free(body);
+		return err;
+	}
 	if (refereeless) {
 		struct ord_canon_config cfg;
 		*refereeless = g->refereeless;

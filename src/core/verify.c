@@ -338,7 +338,23 @@ static void check_roster(struct vr *x, const struct ord_rec_entry *e)
 {
 	unsigned char want[32];
 	char *hex;
+	int n = 0;
 
+	/* a game made since the roots (made=, ORD_GAME_MADE) logs them in
+	 * every opening: one without them was written so, to escape the
+	 * seal's check of the sheets (attack 34), which the game itself
+	 * refuses since (game_live.c, rooted_opening) */
+	if (x->have_cfg && ord_canon_made_since(&x->cfg, ORD_GAME_MADE)) {
+		n += (hex = ord_canon_get(e->body, "sides_root")) != NULL;
+		free(hex);
+		n += (hex = ord_canon_get(e->body, "units_root")) != NULL;
+		free(hex);
+		if (n < 2)
+			ord_vout_fail(x->v,
+				      "turn %d's opening (entry %lld) logs %s of the roster's roots (sides_root, units_root), but the game was made by an orderly of %s or later (made=%s), which logs both in every opening: it was written without them, and its seal held no sheet to the rules by them (threat model, attack 34)",
+				      e->turn, (long long)e->seq, n ? "one" : "neither",
+				      ORD_GAME_MADE, x->cfg.made);
+	}
 	if ((hex = ord_canon_get(e->body, "sides_root")) != NULL) {
 		if (ord_unhex(want, 32, hex) != 32 || memcmp(roster_root(x, 1), want, 32))
 			ord_vout_fail(x->v,

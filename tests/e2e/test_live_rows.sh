@@ -96,7 +96,8 @@ refused side-key-submit keyed.orderly "$SWAP" \
 expect_exit 0 ord submit keyed.orderly --side red "$FIX/red-1.txt"
 refused side-key-swapped keyed.orderly "$SWAP" "seal GAME" "$SWAPPED"
 # a game opened before the roster's digests (its opening's sides_root and
-# units_root taken out, the chain made again): the submit takes the sheet
+# units_root taken out, and the made= of an orderly since 2026-12-07 from
+# its creation and opening, the chain made again): the submit takes the sheet
 # signed while the key was swapped; put back, the seal finds that the
 # sheet is not signed by the side's key
 expect_exit 0 ord new unrostered.orderly --scenario keyed.xml --head unrostered.head
@@ -104,7 +105,8 @@ expect_exit 0 ord sign --head unrostered.head --side blue --key forger.key "$FIX
 NONCE=$(sed -n 's/^nonce: //p' <<<"$OUT")
 SIG=$(sed -n 's/^signature: //p' <<<"$OUT")
 UOPEN=$(sql unrostered.orderly "SELECT seq FROM log WHERE kind = 'open' AND turn = 1")
-sql unrostered.orderly "UPDATE log SET body = replace(body, substr(body, instr(body, 'sides_root='), 76), '') WHERE seq = $UOPEN;
+sql unrostered.orderly "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open');
+	UPDATE log SET body = replace(body, substr(body, instr(body, 'sides_root='), 76), '') WHERE seq = $UOPEN;
 	UPDATE log SET body = replace(body, substr(body, instr(body, 'units_root='), 76), '') WHERE seq = $UOPEN" >/dev/null
 [[ "$(sql unrostered.orderly "SELECT count(*) FROM log WHERE seq = $UOPEN AND (body LIKE '%sides_root=%' OR body LIKE '%units_root=%')")" == 0 ]] ||
 	fail "the opening still names the roster (fix the test)"

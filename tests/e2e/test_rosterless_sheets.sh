@@ -26,17 +26,24 @@ play_out() {
 	resolve_rest "$1"
 	expect_exit 0 ord exchange "$1" --head "$2"
 }
-# turn 1's opening as an orderly before the roster's roots wrote it: its
-# sides_root and units_root lines taken out, the chain made again (before
-# any head of it is handed out)
-unrostered() {
+# TURN's opening (1 unless given) written without its sides_root and
+# units_root lines, the chain made again (before any head of it is
+# handed out)
+rootless() {
 	local open
-	open=$(sql "$1" "SELECT seq FROM log WHERE kind = 'open' AND turn = 1")
+	open=$(sql "$1" "SELECT seq FROM log WHERE kind = 'open' AND turn = ${2:-1}")
 	sql "$1" "UPDATE log SET body = replace(body, substr(body, instr(body, 'sides_root='), 76), '') WHERE seq = $open;
 		UPDATE log SET body = replace(body, substr(body, instr(body, 'units_root='), 76), '') WHERE seq = $open" >/dev/null
 	[[ "$(sql "$1" "SELECT count(*) FROM log WHERE seq = $open AND (body LIKE '%sides_root=%' OR body LIKE '%units_root=%')")" == 0 ]] ||
 		fail "the opening of '$1' still names the roster (fix the test)"
 	"$FORGE" rechain "$1" || fail "ord_forge rechain $1"
+}
+# the game as an orderly before the roster's roots made it: no made= in
+# its creation and openings (an orderly since 2026-12-07 says so), turn
+# 1's opening without the roots
+unrostered() {
+	sql "$1" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
+	rootless "$1"
 }
 R1_KIND="UPDATE unit SET attrs = replace(attrs, 'kind=line_infantry', 'kind=skirmishers') WHERE uid = 'R1'"
 R1_BACK="UPDATE unit SET attrs = replace(attrs, 'kind=skirmishers', 'kind=line_infantry') WHERE uid = 'R1'"
@@ -138,4 +145,49 @@ expect_in "$OUT" "clean"
 expect_exit 0 ord export ok.orderly --turn 1 -o ok-1.xml
 expect_exit 0 ord verify ok-1.xml --pubkey "$OKKEY" --head ok-open.head --head ok-exchange.head
 expect_in "$OUT" "verified: every check holds"
+# ------------------------------------------------------------ forged
+# the game itself refuses an opening written without the roots where an
+# orderly since them wrote them: in a game made since (made=2026-12-07 in
+# its creation), turn 1's; in a game whose turn before opened with them
+# (made by an orderly of 2026-12-06), a later turn's.  The submit, the
+# seal, a resolve and the exchange read the turn's opening, and each
+# refuses it, exit 65, nothing done; the audit and verify fail it.
+expect_exit 0 ord new made.orderly --scenario scenario.xml
+rootless made.orderly
+expect_exit 65 ord submit made.orderly --side red red-ok.txt
+MADE="turn 1's opening (log entry 3) logs no sides_root and units_root, but the game was made by an orderly of 2026-12-07 or later (its creation, log entry 1, logs made=2026-12-07), which logs the roster's roots in every opening; this one was written without them, and a seal would hold no sheet to the rules by them (threat model, attack 34)"
+expect_in "$ERR" "orderly: 'made.orderly': $MADE: it was changed outside orderly"
+expect_eq "$(sql made.orderly "SELECT count(*) FROM sheet")" 0 "sheets after a refused submit"
+# ... the seal too (the sheets handed in before the opening was rewritten)
+expect_exit 0 ord new made2.orderly --scenario scenario.xml
+expect_exit 0 ord submit made2.orderly --side red red-ok.txt
+rootless made2.orderly
+expect_exit 65 ord seal made2.orderly --force
+expect_in "$ERR" "turn 1's opening (log entry 3) logs no sides_root and units_root, but the game was made by an orderly of 2026-12-07 or later"
+expect_in "$(ord info made2.orderly)" "turn:      1 (open)"
+expect_exit 1 ord audit made2.orderly
+expect_in "$OUT" "turn 1's opening (entry 3) logs neither of the roster's roots (sides_root, units_root), but the game was made by an orderly of 2026-12-07 or later (made=2026-12-07), which logs both in every opening: it was written without them, and its seal held no sheet to the rules by them (threat model, attack 34)"
+
+# a game of 2026-12-06 (no made=, turn 1 opened with the roots), turn 2's
+# opening written without them: its seal, resolve and exchange refuse
+expect_exit 0 ord new dec6.orderly --scenario scenario.xml
+sql dec6.orderly "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
+"$FORGE" rechain dec6.orderly || fail "ord_forge rechain dec6.orderly"
+expect_exit 0 ord submit dec6.orderly --side red red-ok.txt
+expect_exit 0 ord seal dec6.orderly --force
+play_out dec6.orderly dec6-exchange.head
+expect_exit 0 ord submit dec6.orderly --side red red-ok.txt
+cp dec6.orderly dec6-sealed.orderly
+rootless dec6.orderly 2
+DEC6="turn 2's opening (log entry 13) logs no sides_root and units_root, but turn 1's (log entry 3) logs both: an orderly that logs the roster's roots logs them in every opening after; this one was written without them"
+expect_exit 65 ord seal dec6.orderly --force
+expect_in "$ERR" "$DEC6"
+# sealed first, then rewritten: the resolve refuses
+expect_exit 0 ord seal dec6-sealed.orderly --force
+rootless dec6-sealed.orderly 2
+expect_exit 65 ord resolve dec6-sealed.orderly --empty
+expect_in "$ERR" "$DEC6"
+# the old game whose every opening has no roots plays on (ref.orderly,
+# above, sealed and exchanged turn 1): its turn 2 seals
+expect_exit 0 ord seal ref.orderly --force
 note "ok"
