@@ -215,6 +215,54 @@ static void put_group(struct load *l, sqlite3_stmt *st)
 	g->n = (size_t)sqlite3_column_int64(st, 2);
 }
 
+/* One row of a table counted: a run of rows of one entry (the rows of a
+ * phase are written together) one group, which groups_merge makes one
+ * group an entry. */
+static void count_row(struct load *l, sqlite3_stmt *st)
+{
+	int table = sqlite3_column_int(st, 0);
+	int64_t log = sqlite3_column_int64(st, 1);
+	struct ord_rec_group *g;
+
+	if (l->r->groups.n) {
+		g = &l->r->groups.v[l->r->groups.n - 1];
+		if (g->table == table && g->log == log) {
+			g->n++;
+			return;
+		}
+	}
+	g = ORD_REC_ADD(l->r->groups);
+	g->table = table;
+	g->log = log;
+	g->n = 1;
+}
+
+static int by_group_log(const void *a, const void *b)
+{
+	const struct ord_rec_group *x = a, *y = b;
+
+	return x->log < y->log ? -1 : x->log > y->log;
+}
+
+/* The groups from index from on, of one table, in entry order, one a
+ * log entry (as GROUP BY log_seq ORDER BY log_seq gave them). */
+static void groups_merge(struct ord_record *r, size_t from)
+{
+	struct ord_rec_group *v = r->groups.v + from;
+	size_t n = r->groups.n - from, i, k = 0;
+
+	if (n < 2)
+		return;
+	qsort(v, n, sizeof(*v), by_group_log);
+	for (i = 1; i < n; i++) {
+		if (v[i].log == v[k].log)
+			v[k].n += v[i].n;
+		else
+			v[++k] = v[i];
+	}
+	r->groups.n = from + k + 1;
+}
+
 static void put_head(struct load *l, sqlite3_stmt *st)
 {
 	struct ord_rec_head *h = ORD_REC_ADD(l->r->heads);
@@ -281,8 +329,15 @@ static const struct part_rows {
 	  "s.log_seq FROM sheet s LEFT JOIN side ON side.id = s.side_id WHERE s.turn = ?1 "
 	  "AND ?2 = ?2 AND ?3 = ?3 ORDER BY s.id",
 	  put_sheet, "reading sheets" },
+	/* along the table's rows from the turn's first event to its last,
+	 * in id order as they lie: down the index of (turn, seq) they came
+	 * in seq order, and SQLite sorted them by id, a sort that spilled to
+	 * a temporary file at 100,000 units (the turn's events are together
+	 * in the table: they are recorded during the turn) */
 	{ ORD_REC_EVENTS,
-	  "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event WHERE turn = ?1 "
+	  "SELECT seq, phase, kind, args, override, checks, log_seq, void_log, void_reason FROM event "
+	  "WHERE id BETWEEN (SELECT min(id) FROM event WHERE turn = ?1) "
+	  "AND (SELECT max(id) FROM event WHERE turn = ?1) AND +turn = ?1 "
 	  "AND ?2 = ?2 AND ?3 = ?3 ORDER BY id",
 	  put_event, "reading events" },
 	{ ORD_REC_ROLLS, ROLL_ROWS "WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 ORDER BY id", put_roll,
@@ -318,14 +373,13 @@ static const struct part_rows {
  * rows of a whole record are, so that a row pointing at no resolve entry
  * is seen as one. */
 static const struct part_rows group_rows[] = {
-	{ ORD_REC_BY_PHASE,
-	  "SELECT 0, log_seq, count(*) FROM roll WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 "
-	  "GROUP BY log_seq ORDER BY log_seq",
-	  put_group, "counting rolls" },
-	{ ORD_REC_BY_PHASE,
-	  "SELECT 1, log_seq, count(*) FROM result WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3 "
-	  "GROUP BY log_seq ORDER BY log_seq",
-	  put_group, "counting results" },
+	/* the rolls and results a row each, counted by count_row down the
+	 * index of their turn: a GROUP BY sorted every row of the turn, a
+	 * sort that spilled to a temporary file at 100,000 units */
+	{ ORD_REC_BY_PHASE, "SELECT 0, log_seq FROM roll WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3",
+	  count_row, "counting rolls" },
+	{ ORD_REC_BY_PHASE, "SELECT 1, log_seq FROM result WHERE turn = ?1 AND ?2 = ?2 AND ?3 = ?3",
+	  count_row, "counting results" },
 	{ ORD_REC_BY_PHASE,
 	  "SELECT 2, log_seq, count(*) FROM unit_state WHERE ?1 = ?1 AND log_seq BETWEEN ?2 AND ?3 "
 	  "GROUP BY log_seq ORDER BY log_seq",
@@ -491,10 +545,13 @@ static int load_parts(sqlite3 *db, int turn, unsigned parts, const unsigned char
 	}
 	if (parts & ORD_REC_BY_PHASE) {
 		struct ord_record none;
-		for (i = 0; i < ORD_ARRAY_SIZE(group_rows); i++)
+		for (i = 0; i < ORD_ARRAY_SIZE(group_rows); i++) {
+			size_t from = r->groups.n;
 			if ((err = rows(&l, group_rows[i].sql, group_rows[i].put,
 					group_rows[i].what)) != 0)
 				goto out;
+			groups_merge(r, from);
+		}
 		/* the rows' own queries, run now for no entry: a table without
 		 * a column they read is a damaged file whether or not a phase
 		 * was resolved, as it was when a record was read whole */

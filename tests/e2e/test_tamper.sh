@@ -161,6 +161,17 @@ tamper result-inserted \
 	"INSERT INTO result(turn, phase, event_seq, unit, vals, explanation, log_seq)
 	 VALUES (1, 'melee', 0, 'R1', 'casualties=5', 'slipped in', $SEAL)" \
 	"1 result row belongs to no log entry (inserted)"
+# two rolls of no phase, the later entry's written first: the first in the
+# log's order is named, as a GROUP BY of the entries gave them (the rolls
+# are now counted as they come, a run of one entry at a time, and the runs
+# put in the entries' order)
+tamper rolls-inserted-backwards \
+	"INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq)
+	 VALUES (1, 'melee', 0, 'slipped', 1, 6, 4, 1, $SEAL);
+	 INSERT INTO roll(turn, phase, event_seq, purpose, idx, sides, value, fixed, log_seq)
+	 VALUES (1, 'melee', 0, 'slipped', 2, 6, 4, 1, $BLUE_V1)" \
+	"a roll of turn 1 belongs to no resolved phase (entry $BLUE_V1)" \
+	"2 roll rows belong to no log entry (inserted)"
 tamper unit-state \
 	"UPDATE unit_state SET state = replace(state, 'figures=', 'figures=1') WHERE turn = 1" \
 	"were changed after they were written" \
