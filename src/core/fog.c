@@ -124,7 +124,8 @@ void ord_fog_result_shown(const struct ord_ruleset *rs, struct ord_ctx *ctx, con
 }
 
 unsigned *ord_fog_event_numbers(const struct ord_ruleset *rs, struct ord_ctx *ctx,
-				const struct ord_record *r, const char *side, int upto, size_t *n)
+				const struct ord_record *r, const char *side, int upto, size_t *n,
+				signed char *results_seen)
 {
 	unsigned *num, most = 0, next = 0, s;
 	size_t i;
@@ -145,9 +146,15 @@ unsigned *ord_fog_event_numbers(const struct ord_ruleset *rs, struct ord_ctx *ct
 	}
 	for (i = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *res = &r->results.v[i];
-		if (res->event > 0 && ord_fog_phase_index(rs, res->phase) <= upto &&
-		    (!side || ord_fog_result_seen(rs, ctx, res->unit, (unsigned)res->event, side)))
-			num[res->event] = 1;
+		int seen = -1;
+		if (res->event > 0 && ord_fog_phase_index(rs, res->phase) <= upto) {
+			seen = !side ||
+			       ord_fog_result_seen(rs, ctx, res->unit, (unsigned)res->event, side);
+			if (seen)
+				num[res->event] = 1;
+		}
+		if (results_seen)
+			results_seen[i] = (signed char)seen;
 	}
 	for (s = 1; s <= most; s++)
 		if (num[s])

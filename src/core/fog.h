@@ -58,9 +58,15 @@ void ord_fog_units_met(const struct ord_ruleset *rs, struct ord_ctx *ctx, const 
  * (ord_fog_result_seen): what its report and its maps show.  side NULL,
  * the referee: the turn's numbers, which his commands take.  Returns an
  * array (to be freed) of *n numbers, by the turn's: 0 for an event not
- * seen. */
+ * seen.  results_seen (NULL: not wanted) has a slot for each result of r:
+ * what ord_fog_result_seen said of it, 1 or 0, or -1 for a result it did
+ * not ask of (of no event, or of a phase after upto), so that a report
+ * asks once of a result (at 100,000 units each question is a few misses
+ * of the processor's caches: docs/benchmarks.md, the forty-first
+ * session). */
 unsigned *ord_fog_event_numbers(const struct ord_ruleset *rs, struct ord_ctx *ctx,
-				const struct ord_record *r, const char *side, int upto, size_t *n);
+				const struct ord_record *r, const char *side, int upto, size_t *n,
+				signed char *results_seen);
 /* The 1-based index of phase among rs's phases, 0 when it is none. */
 int ord_fog_phase_index(const struct ord_ruleset *rs, const char *phase);
 

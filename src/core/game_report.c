@@ -217,7 +217,9 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 	 * order, as its maps do (fog.h); the referee's keeps the turn's
 	 * numbers, which his commands (event --void N) take */
 	size_t i, nnumbers;
-	unsigned *numbers = ord_fog_event_numbers(src->rs, ctx, r, side, src->phase, &nnumbers);
+	/* which results the side sees, as the numbering asked: asked once */
+	signed char *seen = side ? ord_xcalloc(r->results.n + 1, 1) : NULL;
+	unsigned *numbers = ord_fog_event_numbers(src->rs, ctx, r, side, src->phase, &nnumbers, seen);
 	int n = 0, event, said_numbers = 0;
 	/* once the turn is exchanged a side reads which of the events it
 	 * sees the referee recorded against the checks, and why, as verify
@@ -227,7 +229,9 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 
 	for (i = 0; i < r->results.n; i++) {
 		const struct ord_rec_result *res = &r->results.v[i];
-		if (side && !ord_fog_result_seen(src->rs, ctx, res->unit, (unsigned)res->event, side))
+		if (side && !(seen[i] >= 0 ? seen[i]
+					   : ord_fog_result_seen(src->rs, ctx, res->unit,
+								 (unsigned)res->event, side)))
 			continue;
 		event = res->event > 0 && (size_t)res->event < nnumbers ? (int)numbers[res->event]
 									: res->event;
@@ -277,6 +281,7 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 		put_override(o, e, (int)numbers[e->seq]);
 	}
 	free(numbers);
+	free(seen);
 	ord_buf_release(&text);
 }
 

@@ -226,7 +226,7 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	/* a side's picture numbers the events it sees 1, 2, ... in the
 	 * turn's order, as its report does (fog.h): seen[n], event n's number
 	 * in the view, 0 for one the viewer does not see */
-	seen = ord_fog_event_numbers(g->rs, &full, &r, side, k, &nseen);
+	seen = ord_fog_event_numbers(g->rs, &full, &r, side, k, &nseen, NULL);
 	for (i = 0; i < full.nevents; i++) {
 		const struct ord_event *e = &full.events[i];
 		if (phase_index(g, e->phase) > k)
