@@ -140,6 +140,21 @@ static int get_hex(unsigned char *out, size_t n, const char *body, const char *k
 	return ok ? 0 : -1;
 }
 
+/* made=DATE as an orderly writes it: YYYY-MM-DD, not before ORD_GAME_MADE */
+static int made_ok(const char *v)
+{
+	static const char form[] = "dddd-dd-dd";
+
+	if (strlen(v) != sizeof(form) - 1)
+		return 0;
+	for (size_t i = 0; form[i]; i++)
+		if (form[i] == 'd' ? v[i] < '0' || v[i] > '9' : v[i] != form[i])
+			return 0;
+	return strncmp(v + 5, "13", 2) < 0 && strncmp(v + 5, "00", 2) > 0 &&
+	       strncmp(v + 8, "32", 2) < 0 && strncmp(v + 8, "00", 2) > 0 &&
+	       strcmp(v, ORD_GAME_MADE) >= 0;
+}
+
 int ord_canon_config_read(struct ord_canon_config *out, const char *body)
 {
 	char *v;
@@ -180,11 +195,23 @@ int ord_canon_config_read(struct ord_canon_config *out, const char *body)
 			missing = "dice";
 	}
 	free(v);
-	/* absent in the games made before 2026-12-07 (ORD_GAME_MADE) */
+	/* absent in the games made before 2026-12-07 (ORD_GAME_MADE); an
+	 * orderly that logs it writes its own date, never one before: a
+	 * made= that is no such date (2000-01-01, junk) would pass a new
+	 * game off as an old one, whose checks are notes */
 	if ((v = ord_canon_get(body, "made")) != NULL) {
-		if (strlen(v) != 10 && !missing)
-			missing = "made";
 		out->made = v;
+		if (!made_ok(v) && !missing) {
+			int shown = 1;
+			for (const char *p = v; *p; p++)
+				shown &= *p > 0x20 && *p < 0x7F && p - v < 40;
+			int err = ord_error_set(ORD_EBADDATA,
+						"the entry's made=%s is not a date of %s or later (expected YYYY-MM-DD): an orderly that logs made= writes the day it was built, on or after %s, and a game made before logs none",
+						shown ? v : "(a value that is no date)",
+						ORD_GAME_MADE, ORD_GAME_MADE);
+			ord_canon_config_release(out);
+			return err;
+		}
 	}
 	if (get_hex(out->scenario, 32, body, "scenario") && !missing)
 		missing = "scenario";

@@ -411,6 +411,24 @@ static void check_opening(struct vr *x)
 		ord_vout_note(x->v,
 			      "the game's dice are keyed by the events' numbers (turn %d's opening, entry %lld, logs no dice=events), as an orderly before 2026-12-06 made a game: the order in which the referee records a phase's events, or an event he puts before another, moves every later die of the phase, so he could choose the dice by it and no check shows it; a game made since keys each die by what its event names",
 			      r->turn, (long long)e->seq);
+	/* made= is the referee's word: a game made since that logs none
+	 * passes for an old one, whose checks of attacks 34 and 43 are
+	 * notes.  Turn 1 opens with the game's creation, in its
+	 * transaction: dated on or after the day orderly first logged made=,
+	 * and logging none, it was made by another build (a referee's own,
+	 * or one of that day before the line) */
+	if (r->turn == 1 && !x->cfg.made) {
+		char day[16] = "";
+		time_t tt = (time_t)e->at;
+		struct tm tm;
+
+		if (gmtime_r(&tt, &tm))
+			strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+		if (*day && strcmp(day, ORD_GAME_MADE) >= 0)
+			ord_vout_note(x->v,
+				      "the game's first opening (entry %lld), made with the game, is dated %s, on or after %s, since when orderly logs made= at a game's creation and in every opening, but it logs no made=: the game was made by another build (a referee's own, or an orderly of %s before the line), and is checked as an old game, the sheets' unseen characters and an opening without the roster's roots only noted (threat model, attacks 34 and 43)",
+				      (long long)e->seq, day, ORD_GAME_MADE, ORD_GAME_MADE);
+	}
 	if (!strcmp(x->cfg.nmr, "repeat") && !x->cfg.repeat_orders)
 		ord_vout_note(x->v,
 			      "the NMR policy repeats a side's last sheet whole or not at all (turn %d's opening, entry %lld, logs no nmr_repeat=orders), as an orderly before 2026-12-06 made a game: a side that sends nothing holds every unit when one order of its last sheet is no longer valid; a game made since repeats the orders still valid",

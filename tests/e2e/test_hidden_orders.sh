@@ -71,6 +71,12 @@ strip_made() {
 		fail "the log of '$1' still says made= (fix the test)"
 	"$FORGE" rechain "$1" || fail "ord_forge rechain $1"
 }
+# made= is the referee's word, but turn 1's opening is dated (it is made
+# with the game): one dated since made= came that logs none is named
+TODAY=$(date -u +%Y-%m-%d)
+unsaid() {
+	printf "note: the game's first opening (entry 3), made with the game, is dated %s, on or after 2026-12-07, since when orderly logs made= at a game's creation and in every opening, but it logs no made=: the game was made by another build" "$1"
+}
 OLDGAME="an orderly before 2026-12-07 took such an order (turn 1's opening, entry 3, logs no made=), as a referee's own build still can; every report shows such a character escaped, never acted on (threat model, attack 43)"
 FORGED="the game was made by an orderly of 2026-12-07 or later (turn 1's opening, entry 3, logs made=2026-12-07), which refuses such an order as it is handed in: it was stored by other means"
 WORDS="the sheet of danske, version 1, that the seal sealed holds an order whose words a reader does not see as they are (line 1:27: unit '$UNIT': its target '1. Komp\\u202e ynapmoK .2 :ebavl' holds the unseen character U+202E at character 8 (expected characters a reader sees"
@@ -108,6 +114,8 @@ expect_exit 0 ord verify turn-1.xml --pubkey "$KEY" --head exchange-1.head --rep
 expect_in "$ERR" "verified: every check holds"
 expect_in "$ERR" "note: $WORDS"
 expect_in "$ERR" "$OLDGAME"
+# a game made today that logs no made= is one the verifier names
+expect_in "$ERR" "$(unsaid "$TODAY")"
 expect_in "$OUT" "$UNIT: OD @\"1. Komp\\u202e ynapmoK .2 :ebavl\""
 expect_not_in "$OUT" "$RLO"
 expect_not_in "$ERR" "$RLO"
@@ -171,4 +179,35 @@ expect_exit 1 ord verify new-1.xml --pubkey "$NKEY" --head new-exchange-1.head
 expect_in "$OUT" "FAILED: $WORDS"
 expect_in "$OUT" "$FORGED"
 expect_line "$OUT" "^1 check FAILED"
+# ---- made= taken out of a game made today (the referee hands out the
+# head of the stripped opening): the audit names the date, and the game
+# is an old one only in the notes
+M=made.orderly
+expect_exit 0 ord new "$M" --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+strip_made "$M"
+expect_exit 0 ord audit "$M"
+expect_in "$OUT" "$(unsaid "$TODAY")"
+# an honest old game, made before made= came, is not named
+OLD=old.orderly
+expect_exit 0 ord new "$OLD" --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+sql "$OLD" "UPDATE log SET at = 1796472000" # 2026-12-05 12:00 UTC
+strip_made "$OLD"
+expect_exit 0 ord audit "$OLD"
+expect_not_in "$OUT" "made by another build"
+expect_not_in "$OUT" "BROKEN"
+
+# ---- a made= no orderly writes: a day before made= came (the game would
+# pass for an old one), or junk: the audit fails it, the game refuses it
+for bad in 2000-01-01 2026-12-06 2026-13-07 ABCDEFGHIJ; do
+	rm -f bad.orderly*
+	expect_exit 0 ord new bad.orderly --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+	sql bad.orderly "UPDATE log SET body = replace(body, 'made=2026-12-07', 'made=$bad') WHERE kind IN ('create', 'open')"
+	"$FORGE" rechain bad.orderly || fail "ord_forge rechain bad.orderly"
+	expect_exit 1 ord audit bad.orderly
+	expect_in "$OUT" "BROKEN: the creation (entry 1): the entry's made=$bad is not a date of 2026-12-07 or later (expected YYYY-MM-DD)"
+	expect_in "$OUT" "BROKEN: the opening entry 3: the entry's made=$bad is not a date of 2026-12-07 or later"
+	printf '%s: H\n' "$UNIT" >hold.txt
+	expect_exit 65 ord submit bad.orderly --side danske hold.txt
+	expect_eq "$(sql bad.orderly "SELECT count(*) FROM sheet")" 0 "sheets of a game with made=$bad"
+done
 note "ok"
