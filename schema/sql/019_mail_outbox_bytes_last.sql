@@ -28,7 +28,12 @@ CREATE TABLE mail_sent (
 	sent  INTEGER                                -- unix seconds, NULL while unsent
 );
 CREATE INDEX mail_sent_unsent ON mail_sent(id) WHERE sent IS NULL;
--- length() of a blob is read from its row's header, not its pages
+-- length() of a blob is read from its row's header, not its pages; a
+-- mail queued by hand as text (the sqlite3 shell's 'Subject: ...') has
+-- its length in characters, so its bytes are counted as a blob's (it is
+-- copied as its bytes are: the blob I/O reads a text so)
 INSERT INTO mail_outbox(id, key, message_id, rcpt, queued, bytes)
-	SELECT id, key, message_id, rcpt, queued, zeroblob(length(bytes)) FROM mail_outbox_old;
+	SELECT id, key, message_id, rcpt, queued,
+		zeroblob(CASE typeof(bytes) WHEN 'blob' THEN length(bytes) ELSE length(CAST(bytes AS BLOB)) END)
+	FROM mail_outbox_old;
 INSERT INTO mail_sent(id, sent) SELECT id, sent FROM mail_outbox_old;

@@ -500,13 +500,25 @@ int ord_store_mail_outbox_migrate(sqlite3 *db)
 	int err, rc;
 
 	if ((err = ord_store_prepare(db, &st,
-				     "SELECT id FROM mail_outbox_old WHERE length(bytes) > 0 ORDER BY id")) !=
+				     "SELECT id, typeof(bytes) FROM mail_outbox_old WHERE length(bytes) > 0 ORDER BY id")) !=
 	    0)
 		return err;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *type = col_text(st, 1);
+		/* orderly queued a blob, the sqlite3 shell a text (019 counts
+		 * its bytes); a number is no mail: the blob I/O cannot read it */
+		if (strcmp(type, "blob") && strcmp(type, "text")) {
+			err = ord_error_set(ORD_EBADDATA,
+					    "'%s': moving the outbox's mails to their new table: mail %lld holds %s %s where its bytes belong (expected the message, a blob or text): the outbox was changed outside orderly; nothing was migrated",
+					    sqlite3_db_filename(db, "main"),
+					    (long long)sqlite3_column_int64(st, 0),
+					    type[0] == 'i' ? "an" : "a", type);
+			break;
+		}
 		if ((err = blob_copy(db, "mail_outbox_old", "mail_outbox", sqlite3_column_int64(st, 0),
 				     "moving the outbox's mails to their new table")) != 0)
 			break;
+	}
 	if (!err && rc != SQLITE_DONE)
 		err = ord_store_error(db, "reading the outbox");
 	sqlite3_finalize(st);
