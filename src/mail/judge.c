@@ -512,6 +512,64 @@ static void when(ord_game *g, struct ord_buf *out, int64_t t)
 	ord_when_format(out, t, NULL);
 }
 
+/* The columns a mail reader gives c in a fixed-width font: none for a
+ * combining mark (an NFD sheet's e and U+0301 are one é, which the sheet
+ * reader counts as two characters) and an invisible format character
+ * (zero-width, bidirectional, the BOM, a variation selector), else one. */
+static unsigned shown_width(uint32_t c)
+{
+	return (c >= 0x300 && c <= 0x36F) || (c >= 0x1AB0 && c <= 0x1AFF) ||
+			       (c >= 0x1DC0 && c <= 0x1DFF) || (c >= 0x20D0 && c <= 0x20FF) ||
+			       (c >= 0xFE20 && c <= 0xFE2F) || (c >= 0x200B && c <= 0x200F) ||
+			       (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
+			       (c >= 0x2066 && c <= 0x2069) || (c >= 0xFE00 && c <= 0xFE0F) ||
+			       c == 0xFEFF
+		       ? 0
+		       : 1;
+}
+
+void mail_quote_at(struct ord_buf *out, const char *line, size_t len, unsigned col)
+{
+	const unsigned char *p = (const unsigned char *)line, *e = p + len, *cut = p;
+	unsigned n = 0, w;
+	uint32_t c;
+	size_t k;
+
+	/* at most MAIL_QUOTE_MAX characters, cut between two of them */
+	while (cut < e && n < MAIL_QUOTE_MAX) {
+		k = ord_utf8_decode(cut, e, &c);
+		cut += k ? k : 1;
+		n++;
+	}
+	ord_buf_addf(out, "    %.*s\n", (int)(cut - p), line);
+	/* a column just past the line's end (a word missing there) too */
+	if (!col || col > n + (cut == e))
+		return;
+	ord_buf_adds(out, "    ");
+	/* col counts characters as the sheet reader does (every byte but a
+	 * continuation byte begins one); what is under each is padded by
+	 * what a reader sees of it: a tab by a tab, a byte that is no UTF-8
+	 * by one column (compose.c sends it as U+FFFD) */
+	for (n = 1; p < cut; p += k) {
+		k = ord_utf8_decode(p, cut, &c);
+		if (!k) {
+			if ((*p & 0xC0) != 0x80 && n++ == col)
+				break;
+			k = 1;
+			ord_buf_addch(out, ' ');
+			continue;
+		}
+		if (n++ == col)
+			break;
+		if (c == '\t')
+			ord_buf_addch(out, '\t');
+		else
+			for (w = shown_width(c); w; w--)
+				ord_buf_addch(out, ' ');
+	}
+	ord_buf_adds(out, "^\n");
+}
+
 /* A problem (or a warning, before which `before` is written) at the
  * player's line, the line quoted with a caret under its column. */
 static void put_item(struct judge *j, const struct ord_diag_item *it, const char *before)
@@ -530,21 +588,13 @@ static void put_item(struct judge *j, const struct ord_diag_item *it, const char
 	if (line && line <= j->b->nlines) {
 		/* the line as he wrote it, and a caret under the column */
 		const char *p = sheet;
-		unsigned k, c;
+		unsigned k;
 		for (k = 1; k < line && p; k++) {
 			p = strchr(p, '\n');
 			p = p ? p + 1 : NULL;
 		}
-		if (p) {
-			size_t n = strcspn(p, "\n");
-			ord_buf_addf(&j->reply, "    %.*s\n", (int)(n > 200 ? 200 : n), p);
-			if (it->col > 0 && it->col <= 200) {
-				ord_buf_adds(&j->reply, "    ");
-				for (c = 1; c < it->col; c++)
-					ord_buf_addch(&j->reply, p[c - 1] == '\t' ? '\t' : ' ');
-				ord_buf_adds(&j->reply, "^\n");
-			}
-		}
+		if (p)
+			mail_quote_at(&j->reply, p, strcspn(p, "\n"), it->col);
 	}
 }
 

@@ -193,6 +193,14 @@ int mail_passphrase_line(const char *s, const char *e, int loose, const char **k
  * lines as received with LF, without the final newline, with CRLF. */
 size_t mail_body_variants(const struct mail_body *b, struct ord_buf out[3]);
 const char *mail_cmd_name(enum mail_cmd c);
+/* Append the line [line, line + len) of a sheet as the judge quotes it
+ * under a problem, indented and cut after MAIL_QUOTE_MAX characters, and
+ * a line with a caret under its column col (from 1 to just past the
+ * line's end; else none): col in characters, as every message counts
+ * it, the caret placed by what a reader sees before it (an æ or a ↑ one
+ * column, a combining mark none, a tab a tab). */
+#define MAIL_QUOTE_MAX 200
+void mail_quote_at(struct ord_buf *out, const char *line, size_t len, unsigned col);
 /* The arguments of a LINK line, "[[phase] P] HEX" (B6): the link's 32
  * bytes, and the phase the player named (0 when none); -1 with why said
  * in why (appended) when they are not that. */

@@ -442,6 +442,75 @@ START_TEST(test_file_name_long_side)
 }
 END_TEST
 
+/* mail_quote_at: the caret under a problem's column, which every message
+ * counts in characters, sits under that character as a reader sees it,
+ * not as many columns on as the bytes before it (an æ is two, a ↑
+ * three: the caret sat one column right of its place for each æ, two for
+ * each ↑). */
+static char *quoted(const char *line, unsigned col)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	mail_quote_at(&b, line, strlen(line), col);
+	return ord_buf_detach(&b, NULL);
+}
+
+#define ck_assert_quoted(line, col, want)         \
+	do {                                      \
+		char *q_ = quoted((line), (col)); \
+		ck_assert_str_eq(q_, (want));     \
+		free(q_);                         \
+	} while (0)
+
+START_TEST(test_caret_under_character)
+{
+	struct ord_buf big = ORD_BUF_INIT, want = ORD_BUF_INIT;
+	char *q;
+	int i;
+
+	/* a Krigsspil sheet: 'QQ' at column 32 after an æ, a ↑ and a ½ */
+	ck_assert_quoted("Slesvigske Jægerkorps: M ↑ ½ S QQ", 32,
+			 "    Slesvigske Jægerkorps: M ↑ ½ S QQ\n"
+			 "                                   ^\n");
+	ck_assert_quoted("Sjællandske Rytterrgt.: XYZ", 25,
+			 "    Sjællandske Rytterrgt.: XYZ\n"
+			 "                            ^\n");
+	/* and ø, å in the first column: nothing before the caret */
+	ck_assert_quoted("ø å", 3, "    ø å\n      ^\n");
+	/* a battalion sheet: '@' at column 10 after a ↑, and after → */
+	ck_assert_quoted("B1 ↑ 1/4 @X9", 10, "    B1 ↑ 1/4 @X9\n             ^\n");
+	ck_assert_quoted("B3 → ← @R9", 8, "    B3 → ← @R9\n           ^\n");
+	/* a word missing at the end of the line: just past its end */
+	ck_assert_quoted("B1 ↑", 5, "    B1 ↑\n        ^\n");
+	ck_assert_quoted("B1 ↑", 6, "    B1 ↑\n");
+	ck_assert_quoted("B1 ↑", 0, "    B1 ↑\n");
+	/* an NFD é (e and U+0301, two characters the reader counts) is one
+	 * column, a tab a tab, a byte that is no UTF-8 one column (U+FFFD in
+	 * the mail), a stray continuation byte too though it begins none */
+	ck_assert_quoted("Le\xcc\x81ger → @X9", 10, "    Le\xcc\x81ger → @X9\n            ^\n");
+	ck_assert_quoted("B1\t↑ @X9", 6, "    B1\t↑ @X9\n      \t  ^\n");
+	ck_assert_quoted("B1 \xff @X9", 6, "    B1 \xff @X9\n         ^\n");
+	ck_assert_quoted("B1 ↑\x80 @X9", 6, "    B1 ↑\x80 @X9\n          ^\n");
+	/* a long line is cut after MAIL_QUOTE_MAX characters, between two */
+	for (i = 0; i < MAIL_QUOTE_MAX + 50; i++)
+		ord_buf_adds(&big, "å");
+	q = quoted(big.buf, MAIL_QUOTE_MAX);
+	ord_buf_adds(&want, "    ");
+	ord_buf_add(&want, big.buf, 2 * MAIL_QUOTE_MAX);
+	ord_buf_adds(&want, "\n    ");
+	for (i = 1; i < MAIL_QUOTE_MAX; i++)
+		ord_buf_addch(&want, ' ');
+	ord_buf_adds(&want, "^\n");
+	ck_assert_str_eq(q, want.buf);
+	free(q);
+	q = quoted(big.buf, MAIL_QUOTE_MAX + 1);
+	ck_assert_uint_eq(strlen(q), 4 + 2 * MAIL_QUOTE_MAX + 1);
+	free(q);
+	ord_buf_release(&big);
+	ord_buf_release(&want);
+}
+END_TEST
+
 /* ---- the judge, fed directly ---- */
 
 #define SCENARIO ORD_SOURCE_DIR "/tests/mail/data/scenario.xml"
@@ -1173,6 +1242,68 @@ END_TEST
 /* A refused sheet says which sheet of the side stands (or that there is
  * none); the refusal of a late sheet offers the grace only while it is
  * ahead. */
+/* The judge's answer to a refused sheet quotes each problem's line with
+ * the caret under the column its message says, in characters: a battalion
+ * sheet's ↑ before the problem, and (a Krigsspil game by mail, made from
+ * the example scenario with addresses) a sheet's æ, ↑ and ½. */
+START_TEST(test_refusal_caret_in_characters)
+{
+	struct ord_buf xml = ORD_BUF_INIT, to = ORD_BUF_INIT;
+	struct ord_create_opts co;
+	char scen[1200], buf[4096], cmd[4000];
+	const char *at;
+	char *res, *r;
+	ord_game *g;
+	FILE *f;
+	size_t n;
+
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 ↑ 1/4 @X9\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "line 1, col 10: unit 'B1': unknown target unit 'X9'");
+	ck_assert_in(r, "\n    B1 ↑ 1/4 @X9\n             ^\n");
+	free(res);
+	free(r);
+
+	ck_assert_ptr_nonnull(
+		f = fopen(ORD_SOURCE_DIR "/rulesets/krigsspil/examples/scenario.xml", "r"));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		ord_buf_add(&xml, buf, n);
+	fclose(f);
+	ck_assert_ptr_nonnull(at = strstr(xml.buf, "<side id=\"danske\""));
+	ord_buf_add(&to, xml.buf, (size_t)(at - xml.buf));
+	ord_buf_adds(&to, "<mail address=\"orderly@judge.test\" referee=\"referee@club.test\"/>\n"
+			  "  <side id=\"danske\" email=\"danske@club.test\"");
+	ord_buf_adds(&to, at + strlen("<side id=\"danske\""));
+	snprintf(scen, sizeof(scen), "%s/krigsspil.xml", jdir);
+	ck_assert_ptr_nonnull(f = fopen(scen, "w"));
+	ck_assert_uint_eq(fwrite(to.buf, 1, to.len, f), to.len);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s' '%s-wal' '%s-shm'", jgame, jgame, jgame);
+	ck_assert_int_eq(system(cmd), 0);
+	memset(&co, 0, sizeof(co));
+	co.fixed_dice = 1;
+	co.tables_path = ORD_SOURCE_DIR "/rulesets/krigsspil/examples/map.xml";
+	ck_assert_msg(ord_game_create(&g, jgame, scen, &co) == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_mail_set_passphrase(g, "danske", "hvid kokarde"), 0);
+	ord_game_free(g);
+	res = mail_to_judge("danske", "ordrer", NULL,
+			    "Passphrase: hvid kokarde\nORDERS\n# træk 1, højre fløj\n"
+			    "Slesvigske Jægerkorps: M ↑ ½ S QQ\nSjællandske Rytterrgt.: XYZ\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "were NOT accepted");
+	ck_assert_in(r, "line 2, col 32: unit 'Slesvigske Jægerkorps': unknown symbol 'QQ'");
+	ck_assert_in(r, "\n    Slesvigske Jægerkorps: M ↑ ½ S QQ\n"
+			"                                   ^\n");
+	ck_assert_in(r, "line 3, col 25: unit 'Sjællandske Rytterrgt.': unknown symbol 'XYZ'");
+	ck_assert_in(r, "\n    Sjællandske Rytterrgt.: XYZ\n"
+			"                            ^\n");
+	free(res);
+	free(r);
+	ord_buf_release(&xml);
+	ord_buf_release(&to);
+}
+END_TEST
+
 START_TEST(test_refusal_says_what_stands)
 {
 	unsigned char c[32];
@@ -2824,6 +2955,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_block_lines_as_written);
 	tcase_add_test(tc, test_file_name);
 	tcase_add_test(tc, test_file_name_long_side);
+	tcase_add_test(tc, test_caret_under_character);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(judge, judge_setup, judge_teardown);
 	tcase_set_timeout(judge, 300); /* three 1 MiB mails under ASan beside other tests: 120 s ran out once */
@@ -2842,6 +2974,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_tick_counts_unsent);
 	tcase_add_test(judge, test_queued_naming_in_pieces);
 	tcase_add_test(judge, test_refusal_says_what_stands);
+	tcase_add_test(judge, test_refusal_caret_in_characters);
 	tcase_add_test(judge, test_attachment_not_read);
 	tcase_add_test(judge, test_byte_order_mark);
 	tcase_add_test(judge, test_passphrase_after_unicode_space);
