@@ -44,17 +44,18 @@ static void setup(void)
 	setup_turn(3);
 }
 
-/* The shipped tables document, to be edited as a club's (the caller
- * frees it, or gives it to use_tables). */
-static char *tables_xml(void)
+/* The shipped tables document in *xml, to be edited as a club's (the
+ * caller frees it, or gives it to use_tables).  Read straight into the
+ * caller's pointer: returned from a local of this function whose address
+ * ord_read_file was given, GCC's -Wdangling-pointer (a Release build) took
+ * every pointer into the text for one to that local, gone at the return. */
+static void tables_xml(char **xml)
 {
-	char *xml;
 	size_t len;
 
-	ck_assert_int_eq(ord_read_file(&xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
+	ck_assert_int_eq(ord_read_file(xml, &len, ORD_SOURCE_DIR "/rulesets/battalion/tables.xml",
 				       1u << 20),
 			 0);
-	return xml;
 }
 
 /* Cut the parameter name out of xml (a switch a game made before it does
@@ -407,8 +408,9 @@ END_TEST
  * while it changes formation, 0 refuses the arrow. */
 START_TEST(sheet_formation_change_moves)
 {
-	char *xml = tables_xml(), *at;
+	char *xml, *at;
 
+	tables_xml(&xml);
 	cast();
 	ck_assert_str_eq(validate("blue", "B1 ↑ 1/2 FCol\n"), "");
 	/* a club's tables that read the rule the other way */
@@ -660,9 +662,10 @@ START_TEST(kinds_as_the_table)
 	}
 	/* another game's tables keep their own rows */
 	{
-		char *xml = tables_xml(), *at;
+		char *xml, *at;
 		const char *was = "kind=\"line_infantry\" arm=\"infantry\"";
 
+		tables_xml(&xml);
 		ck_assert_ptr_nonnull(at = strstr(xml, was));
 		memcpy(at + strlen("kind=\"line_infantry\" arm=\""), "cavalry\" ", 9);
 		ck_assert_str_eq(bat_arm(ctx, us[0]), "infantry");
@@ -957,7 +960,7 @@ START_TEST(gun_hill_needs_its_row)
 	cast();
 	orders("G1 Fg\n");
 	ck_assert_str_eq(event("artillery", "unit=G1 target=R2 range=6 hill=yes"), "");
-	xml = tables_xml();
+	tables_xml(&xml);
 	from = strstr(xml, "<mod shot=\"*\" when=\"firer_on_hill\"");
 	ck_assert_ptr_nonnull(from);
 	to = strstr(from, "/>") + 2;
@@ -2497,6 +2500,8 @@ START_TEST(resolve_one_melee_a_turn)
 {
 	static const int dice[] = { 3, 3 };
 	const char *out;
+	char *xml;
+
 	rh_charges_b1();
 	ck_assert_str_eq(event("melee", "a=RH b=H1"), "");
 	ck_assert_str_eq(event("melee", "a=RH b=B1"),
@@ -2504,7 +2509,8 @@ START_TEST(resolve_one_melee_a_turn)
 			 "unit fights one melee a turn, its figures totalled against one die; a unit "
 			 "beside it is a2= or b2= of that melee (when one tray of a battalion is "
 			 "meleed, the whole thing is)\n");
-	use_tables(tables_xml(), "tables.xml");
+	tables_xml(&xml);
+	use_tables(xml, "tables.xml");
 	rh_charges_b1();
 	ck_assert_str_eq(event("melee", "a=RH b=B1 b2=H1"), "");
 	out = resolve("melee", dice, 2);
@@ -3160,7 +3166,7 @@ START_TEST(sheet_same_formation)
 	ord_kv_set(&ord_ctx_find_unit(ctx, "B1")->state, "formation", "column");
 	ck_assert_str_eq(validate("blue", "B1 FLn\nB2 FSq\nL1 ↑ 1/2 FLn\n"), "");
 	/* the cost is the tables' */
-	xml = tables_xml();
+	tables_xml(&xml);
 	at = strstr(xml, fmod);
 	ck_assert_ptr_nonnull(at);
 	at[strlen("value=\"-1/")] = '3';
@@ -3194,7 +3200,7 @@ START_TEST(artillery_out_of_range)
 	ck_assert_str_eq(event("fire", "unit=L1 target=R1 range=16"), "");
 	assert_has(event("fire", "unit=S1 target=R2 range=16.5"), "musket fires to 12\"");
 	/* the reach is the tables': a club's musket that carries to 16" */
-	xml = tables_xml();
+	tables_xml(&xml);
 	at = strstr(xml, "<band weapon=\"musket\" from=\"12\" to=\"16\" hits=\"-\"/>");
 	ck_assert_ptr_nonnull(at);
 	memcpy(strstr(at, "hits=\"-\""), "hits=\"5\"", strlen("hits=\"5\""));
@@ -3216,8 +3222,9 @@ static const char *last_event_key(const char *key)
  * made before it does not have), in a new context of turn 3. */
 static void tables_without(const char *name)
 {
-	char *xml = tables_xml();
+	char *xml;
 
+	tables_xml(&xml);
 	cut_param(xml, name);
 	use_tables(xml, "before.xml");
 	ck_assert_int_eq(ord_tables_switch(rs->tables(rules), name), 0);
@@ -3608,7 +3615,7 @@ START_TEST(move_position_of_a_game_made_before)
 	ck_assert_str_eq(event("move", "unit=P2 distance=3"), "");
 	resolve("movement", NULL, 0);
 	ck_assert_str_eq(state_str("P2", "unplaced"), "");
-	xml = tables_xml();
+	tables_xml(&xml);
 	cut_param(xml, "position_tolerance");
 	ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "club.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
@@ -3665,7 +3672,7 @@ START_TEST(fire_range_positions_of_a_game_made_before)
 	unit("P1", "blue", "kind=line_infantry formation=line figures=24 x=10 y=10", NULL);
 	unit("P2", "red", "kind=line_infantry formation=line figures=24 x=10 y=20", NULL);
 	ck_assert_str_eq(event("fire", "unit=P1 target=P2 range=3"), "");
-	xml = tables_xml();
+	tables_xml(&xml);
 	cut_param(xml, "range_position_tolerance");
 	ck_assert_int_eq(rs->load(&r, xml, strlen(xml), "club.xml"), ORD_EBADDATA);
 	ck_assert_str_eq(ord_error_last(),
@@ -3682,8 +3689,9 @@ END_TEST
  * audit replays its events and repeated sheets as they were recorded. */
 START_TEST(checks_of_a_game_made_before)
 {
-	char *xml = tables_xml(), *from, *to;
+	char *xml, *from, *to;
 
+	tables_xml(&xml);
 	from = strstr(xml, "<params name=\"checks\"");
 	ck_assert_ptr_nonnull(from);
 	to = strstr(from, "</params>") + strlen("</params>");

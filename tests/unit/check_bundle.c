@@ -53,15 +53,17 @@ static int built;
 
 /* ---- the game ---- */
 
-static char *slurp(const char *path, size_t *len)
+/* The file at path in *out (its length in *len unless NULL).  Read
+ * straight into the caller's pointer: returned from a local whose address
+ * ord_read_file was given, GCC's -Wdangling-pointer (a Release build) took
+ * a pointer into the bytes for one to that local, gone at the return. */
+static void slurp(char **out, const char *path, size_t *len)
 {
-	char *b = NULL;
 	size_t l = 0;
 
-	ck_assert_msg(ord_read_file(&b, &l, path, 1 << 20) == 0, "%s: %s", path, ord_error_last());
+	ck_assert_msg(ord_read_file(out, &l, path, 1 << 20) == 0, "%s: %s", path, ord_error_last());
 	if (len)
 		*len = l;
-	return b;
 }
 
 static void write_file(const char *path, const char *bytes, size_t len)
@@ -77,10 +79,12 @@ static void write_file(const char *path, const char *bytes, size_t len)
 static void scenario(const char *fixture, const char *out, const unsigned char *blue,
 		     const unsigned char *red)
 {
-	char *text = slurp(fixture, NULL), hex[65];
+	char *text, hex[65];
 	struct ord_buf b = ORD_BUF_INIT;
-	const char *p = text, *at;
+	const char *p, *at;
 
+	slurp(&text, fixture, NULL);
+	p = text;
 	while ((at = strchr(p, '@')) != NULL) {
 		ord_buf_add(&b, p, (size_t)(at - p));
 		if (!strncmp(at, "@BLUE@", 6) && blue) {
@@ -109,9 +113,10 @@ static void submit(ord_game *g, const char *side, const char *fixture, const str
 	struct ord_receipt r;
 	struct ord_diag d;
 	size_t len;
-	char *bytes = slurp(fixture, &len);
+	char *bytes;
 	int rc;
 
+	slurp(&bytes, fixture, &len);
 	ord_diag_init(&d);
 	if (kp) {
 		struct ord_sheet_binding b;
@@ -2130,7 +2135,7 @@ START_TEST(key_files)
 	ck_assert_int_eq(ord_pubkey_parse(pk, hex), 0);
 	ck_assert_int_eq(ord_pubkey_parse(pk, "abc"), ORD_ENOTFOUND);
 	/* a damaged key file: the public key no longer matches the seed */
-	text = slurp(path, &len);
+	slurp(&text, path, &len);
 	/* another hex digit (a flipped bit made 'a' or 'f' a non-digit, one key in eight) */
 	i = (size_t)(strstr(text, "public: ") - text) + 8;
 	text[i] = text[i] == '0' ? '1' : '0';
@@ -2409,8 +2414,9 @@ START_TEST(signed_submit_refusals)
 	unsigned char gid[16];
 	ord_game *g = NULL;
 	size_t len;
-	char *bytes = slurp(FIX "blue-1.txt", &len);
+	char *bytes;
 
+	slurp(&bytes, FIX "blue-1.txt", &len);
 	snprintf(copy, sizeof(copy), "%s/signed.orderly", dir);
 	snprintf(scen, sizeof(scen), "%s/scenario.xml", dir);
 	snprintf(cmd, sizeof(cmd), "rm -f '%s'", copy);
