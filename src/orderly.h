@@ -538,8 +538,16 @@ int ord_game_nonce_stored(ord_game *g, const char *side, const unsigned char non
 int ord_game_submit_opts(ord_game *g, struct ord_receipt *out, const char *side, const char *bytes,
 			 size_t len, const struct ord_submit_opts *opts, struct ord_diag *diag);
 /* Seal the turn.  force=0 seals only if every side has submitted (or the
- * deadline has passed); force=1 is the referee sealing early. */
+ * deadline has passed: from ord_game_seal_from on); force=1 is the referee
+ * sealing early. */
 int ord_game_seal(ord_game *g, int force);
+/* The first second from which an unforced seal of g stands in for a side
+ * that has not handed in, when the turn's deadline is deadline (the end of
+ * its grace): the second after it in a game made before ORD_GAME_MADE, the
+ * second second after it in a game made since (made=), whose verifier lets
+ * no entry after such a seal be dated at or before the deadline (threat
+ * model, attack 36). */
+int64_t ord_game_seal_from(const ord_game *g, int64_t deadline);
 /* Record a referee event for the current phase (key=value arguments).
  * A check that fails returns ORD_ECHECK with the reasons in diag unless
  * override_reason is given, in which case the event is kept, the

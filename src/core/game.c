@@ -1415,6 +1415,11 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 			ord_buf_addf(out,
 				     "the %s of %s (%s), then seal: the NMR policy 'wait' seals no turn without them\n",
 				     what, missing, how);
+		else if (passed && ord_game_now(g) < ord_game_seal_from(g, t->deadline))
+			/* a game made since: the deadline's next second */
+			ord_buf_addf(out,
+				     "seal: the deadline has passed; from the next second the NMR policy '%s' stands in for %s (seal --force now)\n",
+				     g->nmr, missing);
 		else if (passed)
 			ord_buf_addf(out,
 				     "seal: the deadline has passed; the NMR policy '%s' stands in for %s\n",

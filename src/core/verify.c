@@ -1510,7 +1510,10 @@ static const struct ord_rec_entry *seal_deadline(const struct vr *x, const struc
 
 /* How far back an honest host's clock may step between two entries (NTP
  * setting it right by a second): an entry after a seal dated so little
- * before it is not a changed time. */
+ * before it is not a changed time, in a game made before ORD_GAME_MADE.
+ * A game made since (made=) seals unforced only from the deadline's second
+ * second on (ord_game_seal_from), so that a second stepped back still
+ * leaves every entry after the seal after the deadline: none is let pass. */
 #define CLOCK_STEP 1
 
 /* An unforced seal that stood in for a side after the deadline d (entry
@@ -1523,21 +1526,26 @@ static const struct ord_rec_entry *seal_deadline(const struct vr *x, const struc
 static void check_seal_after(struct vr *x, int64_t d, const struct ord_rec_entry *dl, const char *held)
 {
 	const struct ord_record *r = x->r;
+	int since = x->have_cfg && ord_canon_made_since(&x->cfg, ORD_GAME_MADE);
+	int64_t step = since ? 0 : CLOCK_STEP;
 	size_t i;
 
 	for (i = 0; i < r->entries.n; i++) {
 		const struct ord_rec_entry *e = &r->entries.v[i];
 		struct ord_buf at = ORD_BUF_INIT, seal = ORD_BUF_INIT, dead = ORD_BUF_INIT;
 
-		if (e->seq <= x->seal->seq || e->at > d || e->at >= x->seal->at - CLOCK_STEP)
+		if (e->seq <= x->seal->seq || e->at > d || e->at >= x->seal->at - step)
 			continue;
 		ord_when_format(&at, e->at, NULL);
 		ord_when_format(&seal, x->seal->at, NULL);
 		ord_when_format(&dead, d, NULL);
 		ord_vout_fail(x->v,
-			      "the seal (entry %lld) is dated %s, after the deadline (%s, entry %lld), but entry %lld (%s) after it is dated %s, not after the deadline: the seal was made before its time and its time was changed (a seal before the deadline is forced; this one stood in for '%s')",
+			      "the seal (entry %lld) is dated %s, after the deadline (%s, entry %lld), but entry %lld (%s) after it is dated %s, not after the deadline: the seal was made before its time and its time was changed (a seal before the deadline is forced; this one stood in for '%s')%s",
 			      (long long)x->seal->seq, seal.buf, dead.buf, (long long)dl->seq,
-			      (long long)e->seq, e->kind, at.buf, held);
+			      (long long)e->seq, e->kind, at.buf, held,
+			      since ? "; the game was made by an orderly of " ORD_GAME_MADE
+				      " or later (made=), which seals so only from the deadline's second second on and lets no clock step back past it"
+				    : "");
 		ord_buf_release(&at);
 		ord_buf_release(&seal);
 		ord_buf_release(&dead);

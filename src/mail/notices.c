@@ -1275,9 +1275,10 @@ static int clock_notices(ord_game *g, const struct ord_game_status *ti, int64_t 
 	if (s.grace)
 		due_at(next, announced, now);
 	/* a sheet is taken in the deadline's own second (turn_open_check),
-	 * so tick seals from the second after it: that is the wake-up, and a
-	 * tick in the deadline's second still has one ahead */
-	due_at(next, ti->deadline + 1, now);
+	 * so tick seals from the second after it, in a game made since from
+	 * the second second (ord_game_seal_from): that is the wake-up, and a
+	 * tick before it still has one ahead */
+	due_at(next, ord_game_seal_from(g, ti->deadline), now);
 	for (i = 0; i < ord_game_nsides(g); i++) {
 		const char *side = ord_game_side_name(g, i);
 		unsigned char c[32];

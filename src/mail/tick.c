@@ -57,11 +57,14 @@ int mail_tick_game(const char *path, const char *sendmail, int64_t *next, size_t
 	t.now = ord_game_now(g);
 	if ((err = ord_game_status(g, &ti)) != 0 || (err = ord_game_schedule(g, &s)) != 0)
 		goto out;
-	if (!strcmp(ti.state, "open") && ti.deadline && t.now > ti.deadline && s.autoseal) {
+	/* from the second after the deadline, in a game made since its second
+	 * second (ord_game_seal_from) */
+	if (!strcmp(ti.state, "open") && ti.deadline &&
+	    t.now >= ord_game_seal_from(g, ti.deadline) && s.autoseal) {
 		ord_game_set_hook(g, seal_hook, &t);
-		/* past the deadline by the real clock: an ordinary seal; by a
-		 * test game's clock only: forced (and logged so) */
-		err = ord_game_seal(g, real > ti.deadline ? 0 : 1);
+		/* past it by the real clock: an ordinary seal; by a test game's
+		 * clock only: forced (and logged so) */
+		err = ord_game_seal(g, real >= ord_game_seal_from(g, ti.deadline) ? 0 : 1);
 		ord_game_set_hook(g, NULL, NULL);
 		*notable = err == 0 || err == ORD_ESTATE;
 		if (err == 0) {

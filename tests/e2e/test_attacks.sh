@@ -1126,7 +1126,9 @@ expect_exit 0 ord deadline fwdall.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
 expect_exit 0 ord new ext.game --scenario scenario.xml
 expect_exit 0 ord deadline ext.game "$(date -u -d "@$SOON" +%FT%TZ)" --past
 expect_exit 0 ord submit ext.game --side red "$BFIX/red-1b.txt"
-while (($(date +%s) <= SOON)); do sleep 0.2; done
+# a game made since (made=) seals unforced from the deadline's second
+# second on (attack 36)
+while (($(date +%s) <= SOON + 1)); do sleep 0.2; done
 expect_exit 0 ord seal fwd.game
 expect_exit 0 ord seal missed.game
 expect_exit 0 ord seal intime.game
@@ -1281,18 +1283,38 @@ expect_exit 1 ord audit $g
 expect_in "$OUT" "BROKEN: $SLACK"
 # an honest game with a deadline (31's missed.game, sealed unforced once
 # its deadline had passed) verifies; so does one whose clock stepped back
-# a second just after a seal made in the deadline's next second (NTP
-# setting it right), its entries' times made so
+# a second just after a seal made in the deadline's second second, as a
+# game made since (made=) seals unforced (NTP setting it right), its
+# entries' times made so; and, in a game made before (no made=, the log
+# made so and chained again), one stepped back a second after a seal in
+# the deadline's next second, as such a game sealed
 g=missed.game
 S=$(sql $g "SELECT seq FROM log WHERE kind = 'seal'")
 DL=$(sql $g "SELECT deadline FROM turn WHERE turn = 1")
-cp $g stepped.game
-for g in missed.game stepped.game; do
-	if [[ $g == stepped.game ]]; then
-		expect_exit 0 ord resolve $g --phase movement --empty
-		sql $g "UPDATE log SET at = $DL + 1 WHERE seq = $S; UPDATE log SET at = $DL WHERE seq = $S + 1" >/dev/null
-		forge rechain $g
-	fi
+expect_in "$(sql $g "SELECT body FROM log WHERE kind = 'create'")" "made=2026-12-07"
+# strip_made GAME: its creation and openings as an orderly before made=
+# wrote them (test_hidden_orders.sh)
+strip_made() {
+	sql "$1" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
+	[[ "$(sql "$1" "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
+		fail "the log of '$1' still says made= (fix the test)"
+}
+# step GAME SEAL AFTER: the seal dated DL + SEAL, the entry after it (a
+# resolve) DL + AFTER, the chain made again
+step() {
+	expect_exit 0 ord resolve $1 --phase movement --empty
+	sql $1 "UPDATE log SET at = $DL + $2 WHERE seq = $S; UPDATE log SET at = $DL + $3 WHERE seq = $S + 1" >/dev/null
+	forge rechain $1
+}
+cp missed.game stepped.game
+cp missed.game oldstep.game
+cp missed.game ownsecond.game
+cp missed.game oldslack.game
+strip_made oldstep.game
+strip_made oldslack.game
+step stepped.game 2 1
+step oldstep.game 1 0
+for g in missed.game stepped.game oldstep.game; do
 	expect_exit 0 ord head $g --at seal --turn 1 -o $g.seal.head
 	resolve_rest $g
 	expect_exit 0 ord exchange $g
@@ -1304,7 +1326,36 @@ $OUT"
 	expect_not_in "$OUT" "made before its time"
 	expect_exit 0 ord audit $g
 done
-note "36: a forced seal dated after the deadline within the clock's slack is caught by the entries after it"
+# the one second CLOCK_STEP let pass (the forty-first session's
+# NEEDSWORK): a seal forced in the deadline's own second, dated in its
+# next, the resolve after it logged in the deadline's second.  In a game
+# made since, an honest seal is never made in the deadline's next second
+# (seal and tick wait for its second second), so no second is let pass:
+# caught.  In a game made before, the same times are an honest seal with
+# the clock stepped back a second: it verifies, as it always did.
+step ownsecond.game 1 0
+step oldslack.game 1 0
+ONE="the seal (entry $S) is dated $(date -u -d "@$((DL + 1))" +%FT%TZ), after the deadline ($(date -u -d "@$DL" +%FT%TZ), entry $(sql missed.game "SELECT max(seq) FROM log WHERE kind = 'deadline' AND seq < $S")), but entry $((S + 1)) (resolve) after it is dated $(date -u -d "@$DL" +%FT%TZ), not after the deadline: the seal was made before its time and its time was changed (a seal before the deadline is forced; this one stood in for 'blue'); the game was made by an orderly of 2026-12-07 or later (made=), which seals so only from the deadline's second second on and lets no clock step back past it"
+for g in ownsecond.game oldslack.game; do
+	expect_exit 0 ord head $g --at seal --turn 1 -o $g.seal.head
+	resolve_rest $g
+	expect_exit 0 ord exchange $g
+	export_bundle $g 1 $g.xml
+	run ord verify $g.xml --pubkey "$(pubkey $g)" --head $g.seal.head
+	if [[ $g == ownsecond.game ]]; then
+		[[ $RC == 1 ]] || fail "attack 36: a seal forced in the deadline's own second verifies:
+$OUT"
+		expect_in "$OUT" "FAILED: $ONE"
+		expect_exit 1 ord audit $g
+		expect_in "$OUT" "BROKEN: $ONE"
+	else
+		[[ $RC == 0 ]] || fail "attack 36: the game made before fails verify:
+$OUT"
+		expect_not_in "$OUT" "made before its time"
+		expect_exit 0 ord audit $g
+	fi
+done
+note "36: a forced seal dated after the deadline within the clock's slack is caught by the entries after it; in a game made since, one forced in the deadline's own second too"
 
 # ------------------------------------------------------------ 38. a check switched off, hidden among numbers written otherwise
 # (found by the red team of the thirty-eighth session) A game's tables may
@@ -1426,8 +1477,7 @@ g=wait.game
 W=$FIX/scenario-wait.xml
 expect_exit 0 ord new $g --scenario "$W" --head $g.open.head
 expect_exit 0 ord submit $g --side blue "$FIX/blue-1.txt"
-expect_exit 0 ord deadline $g "$(date -u -d '+2 seconds' +%FT%TZ)"
-sleep 3
+expect_exit 0 ord deadline $g "$(date -u -d '-5 seconds' +%FT%TZ)" --past
 expect_exit 65 ord seal $g
 expect_eq "$ERR" "orderly: cannot seal turn 1: the NMR policy is 'wait' and red has not submitted" "attack 40: the seal under 'wait'"
 forge seal-wait $g

@@ -130,3 +130,58 @@ forced_seal early.orderly +2d blue
 expect_line "$OUT" "^  ok: seal: entry [0-9]+ seals the latest sheet of each of the 2 sides; the NMR policy stood in for red, the seal forced by the referee before the deadline$"
 forced_seal late.orderly 2020-01-01T00:00Z blue
 expect_line "$OUT" "^  ok: seal: entry [0-9]+ seals the latest sheet of each of the 2 sides; the NMR policy stood in for red, the seal forced by the referee after the deadline had passed$"
+
+# in a game made since (made=), an unforced seal stands in for a side only
+# from the deadline's second second on, by the real clock (threat model,
+# attack 36: a seal forced in the deadline's own second and dated in its
+# next cannot then pass for an honest one); in its next second it waits,
+# nothing changed.  A game made before (no made=, its log made so and
+# chained again) seals then, as before.  The seal is timed by the real
+# clock: each try whose commands did not all run within one second is
+# made again.
+need_forge
+strip_made() {
+	sql "$1" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
+	[[ "$(sql "$1" "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
+		fail "the log of '$1' still says made= (fix the test)"
+	"$FORGE" rechain "$1" || fail "ord_forge rechain $1"
+}
+# next_second GAME [old]: a game with blue in, its deadline the second
+# before now, sealed unforced; 0 when all of it ran in one second (the
+# seal in the deadline's next second), RC, OUT and ERR the seal's
+next_second() {
+	local g=$1 t0 t1
+	rm -f "$g"
+	expect_exit 0 ord new "$g" --scenario "$FIX/scenario.xml"
+	[[ -z "${2:-}" ]] || strip_made "$g"
+	expect_exit 0 ord submit "$g" --side blue "$FIX/blue-1.txt"
+	t0=$(date +%s)
+	expect_exit 0 ord deadline "$g" "$(date -u -d "@$((t0 - 1))" +%FT%TZ)" --past
+	run ord seal "$g"
+	t1=$(date +%s)
+	((t1 == t0))
+}
+done_new= done_old=
+for _ in 1 2 3 4 5 6 7 8; do
+	[[ -n "$done_new" ]] || ! next_second since.orderly || {
+		done_new=1
+		expect_eq "$RC" 65 "the seal's exit in the deadline's next second, a game made since"
+		expect_line "$ERR" "^orderly: cannot seal turn 1: waiting for red \("
+		expect_eq "$(sql since.orderly "SELECT state FROM turn WHERE turn = 1")" open "the turn after the refused seal"
+		expect_eq "$(sql since.orderly "SELECT count(*) FROM log WHERE kind = 'seal'")" 0 "seals logged"
+	}
+	[[ -n "$done_old" ]] || ! next_second before.orderly old || {
+		done_old=1
+		expect_eq "$RC" 0 "the seal's exit in the deadline's next second, a game made before"
+	}
+	[[ -z "$done_new" || -z "$done_old" ]] || break
+done
+[[ -n "$done_new" && -n "$done_old" ]] || fail "no try ran in one second (a loaded machine?): the seal in the deadline's next second untested"
+# the second second on, the game made since seals unforced
+while (($(date +%s) <= $(sql since.orderly "SELECT deadline FROM turn WHERE turn = 1") + 1)); do sleep 0.2; done
+expect_exit 0 ord seal since.orderly
+resolve_rest since.orderly
+expect_exit 0 ord exchange since.orderly
+expect_exit 0 ord audit since.orderly
+expect_in "$OUT" "the NMR policy stood in for red"
+expect_exit 0 ord audit before.orderly

@@ -54,7 +54,9 @@ expect_in "$notice" "blue has no other proof registered"
 
 # the deadline passes, sealed unforced: the NMR policy stands in for both
 expect_exit 0 ord deadline "$G" "$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)"
-sleep 3
+# (a game made since, made=, seals unforced from the deadline's second
+# second on: threat model, attack 36)
+sleep 4
 expect_exit 0 ord seal "$G"
 resolve_rest "$G"
 expect_exit 0 ord exchange "$G"
@@ -147,7 +149,8 @@ expect_eq "$(sql "$g" "SELECT group_concat(kind, ' ') FROM (SELECT kind FROM log
 deadline_carried=$(($(date +%s) + 2))
 expect_exit 0 ord deadline "$g" "$(utc $deadline_carried)"
 
-sleep 3
+# past the deadline's second second, from which the seal stands in
+sleep 4
 for g in soon long early late carried; do
 	expect_exit 0 ord seal "games/$g.orderly"
 done

@@ -11,9 +11,22 @@ cd "$TMP"
 GAMES=$TMP/games
 mkdir -p "$GAMES"
 G="$GAMES/sealed or failed.orderly"
-ord new "$G" --scenario "$SRC/tests/mail/data/scenario.xml" --fixed-dice >/dev/null 2>&1
-printf 'blue shako and sabre\n' | ord register "$G" --side blue --passphrase-file - >/dev/null
-expect_exit 0 ord deadline "$G" 2030-12-10T18:00Z
+# and a game made before made= (its creation and opening written so, the
+# chain made again): tick seals it from the second after the end of the
+# grace, the game made since from the second second (threat model, 36)
+O="$GAMES/made before.orderly"
+need_sqlite3
+need_forge
+for g in "$G" "$O"; do
+	ord new "$g" --scenario "$SRC/tests/mail/data/scenario.xml" --fixed-dice >/dev/null 2>&1
+	printf 'blue shako and sabre\n' | ord register "$g" --side blue --passphrase-file - >/dev/null
+	expect_exit 0 ord deadline "$g" 2030-12-10T18:00Z
+done
+sql "$O" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
+[[ "$(sql "$O" "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
+	fail "the log of '$O' still says made= (fix the test)"
+"$FORGE" rechain "$O" || fail "ord_forge rechain"
+expect_in "$(sql "$G" "SELECT body FROM log WHERE kind = 'create'")" "made=2026-12-07"
 tick_at() {
 	ORDERLY_TEST_NOW=$(date -d "$1" +%s) run ord tick "$GAMES" --sendmail "cat >/dev/null"
 	[[ "$RC" == 0 ]] || fail "tick at $1 exited $RC"
@@ -26,6 +39,16 @@ for at in 2030-12-09T12:00Z 2030-12-10T18:00:01Z; do
 	expect_eq "$OUT" "" "a quiet tick's output at $at"
 	expect_eq "$ERR" "" "a quiet tick's errors at $at"
 done
-# past the grace: the seal is said, the game by its name
+# past the grace: the seal is said, the game by its name; in the grace's
+# next second only the game made before is sealed, and info tells the one
+# made since when its seal stands in
 tick_at 2030-12-10T19:00:01Z
+expect_line "$OUT" '^made before: turn 1 sealed at its deadline$'
+expect_not_in "$OUT" "sealed or failed"
+ORDERLY_TEST_NOW=$(date -d 2030-12-10T19:00:01Z +%s) run ord info "$G"
+expect_in "$OUT" "next:      seal: the deadline has passed; from the next second the NMR policy 'hold' stands in for"
+expect_eq "$(sql "$G" "SELECT count(*) FROM log WHERE kind = 'seal'")" 0 "seals of the game made since"
+tick_at 2030-12-10T19:00:02Z
 expect_line "$OUT" '^sealed or failed: turn 1 sealed at its deadline$'
+expect_exit 0 ord audit "$G"
+expect_exit 0 ord audit "$O"

@@ -66,8 +66,9 @@ tick_at 2030-12-10T18:00:01Z
 BODY=$(body_of "your orders are late")
 expect_in "$BODY" "The deadline of turn 1 ($DL) has passed"
 expect_in "$BODY" "They are still taken until $UNTIL;"
-# ... and the seal after the grace
-tick_at 2030-12-10T19:00:01Z
+# ... and the seal after the grace, from its second second (a game made
+# since, made=: threat model, attack 36)
+tick_at 2030-12-10T19:00:02Z
 expect_in "$(body_of "turn sealed")" "Turn 1 is sealed"
 
 # ------------------------------- a turn opened and sealed between two ticks

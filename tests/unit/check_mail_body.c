@@ -1129,8 +1129,10 @@ END_TEST
 
 /* A tick in the deadline's own second (the end of the grace) seals
  * nothing, since a sheet is still taken in it, but leaves the game due
- * the second after, when the next tick seals it: next_due was 0 and the
- * game never looked at again. */
+ * when the next tick seals it: next_due was 0 and the game never looked
+ * at again.  The game is made since (made=), so that is the deadline's
+ * second second (ord_game_seal_from, threat model attack 36): a tick in
+ * its next second seals nothing either. */
 START_TEST(test_tick_in_deadline_second)
 {
 	struct ord_buf msg = ORD_BUF_INIT;
@@ -1144,9 +1146,16 @@ START_TEST(test_tick_in_deadline_second)
 		      "%s", ord_error_last());
 	ck_assert_not_in(msg.len ? msg.buf : "", "sealed");
 	ck_assert_int_eq(notable, 0); /* a quiet tick prints nothing of it */
-	ck_assert_int_eq(next, deadline + 1);
+	ck_assert_int_eq(next, deadline + 2);
 	ord_buf_reset(&msg);
-	set_now(next);
+	set_now(deadline + 1);
+	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &unsent, &notable,
+				     &msg) == 0,
+		      "%s", ord_error_last());
+	ck_assert_not_in(msg.len ? msg.buf : "", "sealed");
+	ck_assert_int_eq(notable, 0);
+	ord_buf_reset(&msg);
+	set_now(deadline + 2);
 	ck_assert_msg(mail_tick_game(jgame, "sh -c 'cat >/dev/null'", &next, &unsent, &notable,
 				     &msg) == 0,
 		      "%s", ord_error_last());
