@@ -259,44 +259,75 @@ int ord_store_mail_inbox_said(sqlite3 *db, const char *text, int64_t before, int
 	return err;
 }
 
-/* *found 1 when mail id's bytes hold s (n bytes, n > 0): read a piece at
- * a time, each piece after the last n - 1 bytes of the one before, where
- * instr() held the whole mail (a turn report's, 25 MB at 100,000 units). */
-static int blob_holds(sqlite3 *db, int64_t id, const char *s, size_t n, int *found)
+/* Row id's bytes of table (mail_outbox, or 019's mail_outbox_old) given
+ * to fn a piece at a time with their offset, as ord_fd_pieces gives a
+ * file's: a mail is never whole in memory (a turn report's is 25 MB, a
+ * bundle's hundreds at 100,000 units).  fn returns 0 to go on; anything
+ * else stops it and is returned (an error, or the caller's own stop);
+ * what names an error. */
+static int blob_pieces(sqlite3 *db, const char *table, int64_t id, const char *what,
+		       int (*fn)(void *ud, const char *piece, size_t n, size_t off), void *ud)
 {
 	sqlite3_blob *blob = NULL;
-	char *buf = NULL, *p, *end;
-	size_t keep = 0, have;
-	int len, off, k, err = 0;
+	char *buf;
+	int len, off, n, err = 0;
 
-	if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes", id, 0, &blob) != SQLITE_OK) {
-		err = ord_store_error(db, "reading the outbox");
-		goto out;
-	}
+	if (sqlite3_blob_open(db, "main", table, "bytes", id, 0, &blob) != SQLITE_OK)
+		return ord_store_error(db, what);
 	len = sqlite3_blob_bytes(blob);
-	buf = ord_xmalloc(MAIL_PIECE + n);
-	for (off = 0; off < len && !*found; off += k) {
-		k = len - off < (int)MAIL_PIECE ? len - off : (int)MAIL_PIECE;
-		if (sqlite3_blob_read(blob, buf + keep, k, off) != SQLITE_OK) {
-			err = ord_store_error(db, "reading the outbox");
-			break;
-		}
-		have = keep + (size_t)k;
-		end = buf + have;
-		for (p = buf; (size_t)(end - p) >= n && (p = memchr(p, s[0], (size_t)(end - p))) &&
-			      (size_t)(end - p) >= n;
-		     p++)
-			if (!memcmp(p, s, n)) {
-				*found = 1;
-				break;
-			}
-		keep = have < n - 1 ? have : n - 1;
-		memmove(buf, end - keep, keep);
+	buf = ord_xmalloc(MAIL_PIECE);
+	for (off = 0; off < len && !err; off += n) {
+		n = len - off < (int)MAIL_PIECE ? len - off : (int)MAIL_PIECE;
+		if (sqlite3_blob_read(blob, buf, n, off) != SQLITE_OK)
+			err = ord_store_error(db, what);
+		else
+			err = fn(ud, buf, (size_t)n, (size_t)off);
 	}
-out:
 	free(buf);
 	sqlite3_blob_close(blob);
 	return err;
+}
+
+/* A search of a mail's pieces for s (n bytes, n > 0): each piece after
+ * the last n - 1 bytes of the one before, where instr() held the whole
+ * mail; found, it stops the read (HOLDS_FOUND, no error code). */
+#define HOLDS_FOUND 1
+struct holds {
+	const char *s;
+	size_t n, keep;
+	char *buf; /* the n - 1 bytes kept, then the piece */
+	int found;
+};
+
+static int holds_piece(void *ud, const char *piece, size_t k, size_t off)
+{
+	struct holds *h = ud;
+	size_t have = h->keep + k;
+	char *p = h->buf, *end = h->buf + have;
+
+	(void)off;
+	memcpy(h->buf + h->keep, piece, k);
+	for (; (size_t)(end - p) >= h->n && (p = memchr(p, h->s[0], (size_t)(end - p))) &&
+	       (size_t)(end - p) >= h->n;
+	     p++)
+		if (!memcmp(p, h->s, h->n)) {
+			h->found = 1;
+			return HOLDS_FOUND;
+		}
+	h->keep = have < h->n - 1 ? have : h->n - 1;
+	memmove(h->buf, end - h->keep, h->keep);
+	return 0;
+}
+
+/* *found 1 when mail id's bytes hold s (n bytes, n > 0) */
+static int blob_holds(sqlite3 *db, int64_t id, const char *s, size_t n, int *found)
+{
+	struct holds h = { s, n, 0, ord_xmalloc(MAIL_PIECE + n), 0 };
+	int err = blob_pieces(db, "mail_outbox", id, "reading the outbox", holds_piece, &h);
+
+	free(h.buf);
+	*found = h.found;
+	return err == HOLDS_FOUND ? 0 : err;
 }
 
 int ord_store_mail_queued(sqlite3 *db, const char *key, const char *naming, int *found)
@@ -429,6 +460,7 @@ int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, c
 struct blob_in {
 	sqlite3 *db;
 	sqlite3_blob *blob;
+	const char *what; /* doing what, for an error */
 };
 
 static int blob_piece(void *ud, const char *piece, size_t n, size_t off)
@@ -436,14 +468,14 @@ static int blob_piece(void *ud, const char *piece, size_t n, size_t off)
 	struct blob_in *b = ud;
 
 	if (sqlite3_blob_write(b->blob, piece, (int)n, (int)off) != SQLITE_OK)
-		return ord_store_error(b->db, "queueing a mail");
+		return ord_store_error(b->db, b->what);
 	return 0;
 }
 
 int ord_store_mail_queue_fd(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			    int fd, size_t len, int64_t now)
 {
-	struct blob_in b = { db, NULL };
+	struct blob_in b = { db, NULL, "queueing a mail" };
 	int64_t id;
 	int err;
 
@@ -466,31 +498,21 @@ int ord_store_mail_queue_fd(sqlite3 *db, const char *key, const char *message_id
  * length) a piece at a time; what (doing what) names an error. */
 static int blob_copy(sqlite3 *db, const char *from, const char *to, int64_t id, const char *what)
 {
-	sqlite3_blob *in = NULL, *out = NULL;
-	char *buf = NULL;
-	int len, off, n, err = 0;
+	struct blob_in out = { db, NULL, what };
+	sqlite3_blob *in = NULL;
+	int len = -1, err;
 
-	if (sqlite3_blob_open(db, "main", from, "bytes", id, 0, &in) != SQLITE_OK ||
-	    sqlite3_blob_open(db, "main", to, "bytes", id, 1, &out) != SQLITE_OK) {
-		err = ord_store_error(db, what);
-		goto out;
-	}
-	if ((len = sqlite3_blob_bytes(in)) != sqlite3_blob_bytes(out)) {
-		err = ord_error_set(ORD_ERROR, "%s: mail %lld has %d bytes, its copy %d", what,
-				    (long long)id, len, sqlite3_blob_bytes(out));
-		goto out;
-	}
-	buf = ord_xmalloc(MAIL_PIECE);
-	for (off = 0; off < len && !err; off += n) {
-		n = len - off < (int)MAIL_PIECE ? len - off : (int)MAIL_PIECE;
-		if (sqlite3_blob_read(in, buf, n, off) != SQLITE_OK ||
-		    sqlite3_blob_write(out, buf, n, off) != SQLITE_OK)
-			err = ord_store_error(db, what);
-	}
-out:
-	free(buf);
+	if (sqlite3_blob_open(db, "main", from, "bytes", id, 0, &in) == SQLITE_OK)
+		len = sqlite3_blob_bytes(in);
 	sqlite3_blob_close(in);
-	sqlite3_blob_close(out);
+	if (len < 0 || sqlite3_blob_open(db, "main", to, "bytes", id, 1, &out.blob) != SQLITE_OK)
+		return ord_store_error(db, what);
+	if (len != sqlite3_blob_bytes(out.blob))
+		err = ord_error_set(ORD_ERROR, "%s: mail %lld has %d bytes, its copy %d", what,
+				    (long long)id, len, sqlite3_blob_bytes(out.blob));
+	else
+		err = blob_pieces(db, from, id, what, blob_piece, &out);
+	sqlite3_blob_close(out.blob);
 	return err;
 }
 
@@ -561,30 +583,25 @@ int ord_store_mail_outbox_next(sqlite3 *db, int64_t after, int64_t *id, char *me
 	return err;
 }
 
+struct outbox_put {
+	int (*put)(void *ud, const void *bytes, size_t n);
+	void *ud;
+};
+
+static int outbox_piece(void *ud, const char *piece, size_t n, size_t off)
+{
+	struct outbox_put *o = ud;
+
+	(void)off;
+	return o->put(o->ud, piece, n);
+}
+
 int ord_store_mail_outbox_read(sqlite3 *db, int64_t id,
 			       int (*put)(void *ud, const void *bytes, size_t n), void *ud)
 {
-	sqlite3_blob *blob = NULL;
-	char *buf = NULL;
-	int len, off, n, err = 0;
+	struct outbox_put o = { put, ud };
 
-	if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes", id, 0, &blob) != SQLITE_OK) {
-		err = ord_store_error(db, "reading the outbox");
-		goto out;
-	}
-	len = sqlite3_blob_bytes(blob);
-	buf = ord_xmalloc(MAIL_PIECE);
-	for (off = 0; off < len && !err; off += n) {
-		n = len - off < (int)MAIL_PIECE ? len - off : (int)MAIL_PIECE;
-		if (sqlite3_blob_read(blob, buf, n, off) != SQLITE_OK)
-			err = ord_store_error(db, "reading the outbox");
-		else
-			err = put(ud, buf, (size_t)n);
-	}
-out:
-	free(buf);
-	sqlite3_blob_close(blob);
-	return err;
+	return blob_pieces(db, "mail_outbox", id, "reading the outbox", outbox_piece, &o);
 }
 
 int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now)
