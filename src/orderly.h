@@ -908,13 +908,28 @@ struct ord_head {
 	 * read back from it.  Not signed: the log entry the head signs logs
 	 * the game's dice, and verify and audit say so from there */
 	int fixed_dice;
+	/* appended by attack 47: a receipt's (or sealed head's) words, the
+	 * comment "# turn T, side S, version V, commitment C" that
+	 * ord_receipt_head_format writes under its first line and a player
+	 * reads, read back.  Nothing signs them: verify holds them to what the
+	 * game signed and to the entry it signs, so that a receipt of one
+	 * sheet cannot be handed out in words of another */
+	int words;               /* 1 read; 0 none; -1 a line that starts so but does not
+				  * read so, or a second one */
+	unsigned words_line;     /* the line of the words (or of the one that does not read) */
+	struct ord_receipt said; /* what they say, when words is 1 */
+	unsigned odd_line; /* the first comment line orderly writes in no such head, 0: none */
+	char odd[96];      /* its text, cut at a character */
 };
 /* The comment line that opens a fixed-dice game's head. */
 #define ORD_HEAD_FIXED_DICE "# FIXED DICE: a test game made with 'orderly new --fixed-dice'."
 /* The turn whose sheets a head's seed commitment binds (turn + 1 after an
  * exchange, 1 at the game's opening), 0 for a head without one. */
 int ord_head_next_turn(const struct ord_head *h);
-/* Parse a head file (name for messages): ORD_EBADDATA naming the line. */
+/* Parse a head file (name for messages): ORD_EBADDATA naming the line.  A
+ * receipt's or sealed head's words and the first comment line no such
+ * head of orderly's has are read into words, said and odd, and refuse
+ * nothing: verify holds them to what the game signed. */
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name);
 void ord_head_format(const struct ord_head *h, struct ord_buf *out);
 /* A receipt head (at "receipt") as the player keeps it: ord_head_format

@@ -346,6 +346,116 @@ static int comment_line(const char *text, size_t len, const char *line)
 	return 0;
 }
 
+/* The words line of a receipt, line n of l bytes: 1 and out filled when it
+ * reads exactly as ord_receipt_head_format writes it, else 0. */
+static int words_read(struct ord_receipt *out, const char *l, size_t n)
+{
+	static const char lead[] = "# turn ", sside[] = ", side ", sver[] = ", version ",
+			  scom[] = ", commitment ";
+	char buf[256], again[256], *p, *q, *end;
+	long v;
+
+	if (n >= sizeof(buf))
+		return 0;
+	memcpy(buf, l, n);
+	buf[n] = '\0';
+	memset(out, 0, sizeof(*out));
+	p = buf + strlen(lead);
+	if (!(q = strstr(p, sside)))
+		return 0;
+	*q = '\0';
+	if (ord_parse_long(p, &v) || v < 1 || v > 1000000000L)
+		return 0;
+	out->turn = (int)v;
+	p = q + strlen(sside);
+	if (!(q = strstr(p, sver)) || q == p || (size_t)(q - p) >= sizeof(out->side))
+		return 0;
+	memcpy(out->side, p, (size_t)(q - p));
+	p = q + strlen(sver);
+	if (!(q = strstr(p, scom)))
+		return 0;
+	*q = '\0';
+	if (ord_parse_long(p, &v) || v < 1 || v > 1000000000L)
+		return 0;
+	out->version = (int)v;
+	p = q + strlen(scom);
+	end = p + strlen(p);
+	if (end - p != 64 || ord_unhex(out->commitment, 32, p) != 32)
+		return 0;
+	/* exactly the line orderly writes: no other spelling of a number */
+	snprintf(again, sizeof(again), "%s%d%s%s%s%d%s%s", lead, out->turn, sside, out->side, sver,
+		 out->version, scom, p);
+	memcpy(buf, l, n);
+	buf[n] = '\0';
+	return !strcmp(again, buf);
+}
+
+/* Whether line l (n bytes) is one of the comment lines of text. */
+static int text_has_line(const char *text, const char *l, size_t n)
+{
+	const char *p = text, *nl;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if ((size_t)(nl - p) == n && !memcmp(p, l, n))
+			return 1;
+		if (!*nl)
+			break;
+	}
+	return 0;
+}
+
+/* A receipt's or sealed head's comments (attack 47): its words, read into
+ * out->said, and the first comment line that orderly writes in no such
+ * head (the free text a player would read as the game's). */
+static void read_words(struct ord_head *out, const char *text, size_t len)
+{
+	static const char lead[] = "# turn ";
+	const char *p = text, *end = text + len;
+	struct ord_buf ours = ORD_BUF_INIT;
+	unsigned line = 0;
+
+	ord_head_format(out, &ours);
+	for (; p < end; p++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *l = p;
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		line++;
+		if (n && l[n - 1] == '\r')
+			n--;
+		while (n && (*l == ' ' || *l == '\t'))
+			l++, n--;
+		while (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
+			n--;
+		if (n && *l == '#') {
+			if (n >= strlen(lead) && !memcmp(l, lead, strlen(lead))) {
+				if (out->words || !words_read(&out->said, l, n)) {
+					if (out->words != -1)
+						out->words_line = line;
+					out->words = -1;
+				} else {
+					out->words = 1;
+					out->words_line = line;
+				}
+			} else if (!out->odd_line && !text_has_line(ours.buf, l, n)) {
+				size_t k = n < sizeof(out->odd) - 1 ? n : sizeof(out->odd) - 1;
+				/* cut at a character, not inside one */
+				while (k < n && k && ((unsigned char)l[k] & 0xC0) == 0x80)
+					k--;
+				memcpy(out->odd, l, k);
+				out->odd[k] = '\0';
+				out->odd_line = line;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl;
+	}
+	ord_buf_release(&ours);
+}
+
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name)
 {
 	struct field f[] = { { "game", "", 0, 0, 0 },  { "turn", "", 0, 0, 0 },
@@ -421,6 +531,8 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 	} else if ((err = field_hex(out->seed_commitment, 32, &f[5], name)) != 0) {
 		return err;
 	}
+	if (out->has_commitment)
+		read_words(out, text, len);
 	return 0;
 }
 

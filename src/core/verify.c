@@ -1970,13 +1970,47 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
 			const unsigned char hash[32], int has_sc, const unsigned char sc[32],
 			const char *what);
 
+/* A receipt's words (its comment "# turn T, side S, version V, commitment
+ * C", which a player reads and nothing signs) held to what the game
+ * signed: the sheet of side, version, commitment c of this turn (attack
+ * 47).  A receipt of red's sheet in blue's words, or of a side's first
+ * version in the words of the second it dropped, verified as "ok" where
+ * only the side or the version in verify's line told. */
+static void check_words(struct vr *x, const struct ord_head *h, const char *name, const char *side,
+			int version, const unsigned char c[32])
+{
+	char hex[65], said[65];
+
+	ord_hex(hex, c, 32);
+	if (h->words == 0)
+		ord_vout_fail(x->v,
+			      "receipt %s: it does not say whose sheet it is (no line '# turn T, side S, version V, commitment C', which every receipt orderly writes has): what the game signed is the sheet of %s, version %d (commitment %.16s...)",
+			      name, side, version, hex);
+	else if (h->words < 0)
+		ord_vout_fail(x->v,
+			      "receipt %s:%u: its words do not read as orderly writes them (expected one line '# turn %d, side %s, version %d, commitment %s'): what the game signed is the sheet of %s, version %d",
+			      name, h->words_line, x->r->turn, side, version, hex, side, version);
+	else if (h->said.turn != x->r->turn || strcmp(h->said.side, side) ||
+		 h->said.version != version || memcmp(h->said.commitment, c, 32)) {
+		ord_hex(said, h->said.commitment, 32);
+		ord_vout_fail(x->v,
+			      "receipt %s:%u: it says turn %d, side %s, version %d, commitment %.16s..., but what the game signed is the sheet of %s, version %d of turn %d (commitment %.16s...): a receipt of one sheet in the words of another (its words are not signed)",
+			      name, h->words_line, h->said.turn, h->said.side, h->said.version,
+			      said, side, version, x->r->turn, hex);
+	}
+	if (h->odd_line)
+		ord_vout_note(x->v,
+			      "receipt %s:%u: '%s' is no line this orderly writes in a receipt, and nothing signs it: the receipt proves the sheet of %s, version %d, whatever it says",
+			      name, h->odd_line, h->odd, side, version);
+}
+
 /* A "sealed" head (the head of the seal the game signs for one side,
  * stating the commitment the seal took for it), its entry found to be
  * this turn's seal: that the seal took a sheet of that commitment.  The
  * player held his links back on it (witness --link-for --receipt): a seal
  * of another sheet under a head that says his is the game's signature on
  * a false statement (threat model 26). */
-static void check_sealed_head(struct vr *x, const struct ord_head *h, const char *what)
+static void check_sealed_head(struct vr *x, const struct ord_head *h, const char *name, const char *what)
 {
 	size_t j = 0;
 
@@ -1992,6 +2026,7 @@ static void check_sealed_head(struct vr *x, const struct ord_head *h, const char
 			      what, (long long)h->seq);
 	else {
 		check_commitment(x, h->commitment, what);
+		check_words(x, h, name, x->sc.sides[j].id, x->sealed[j].version, h->commitment);
 		if (!receipt_head_of(x, h->commitment))
 			ord_vout_note(x->v,
 				      "receipt %s: a sealed head shows the sheet the seal took, not that it is the one you handed in: compare its commitment with your receipt's, or give the receipt too",
@@ -2038,7 +2073,7 @@ static void check_receipt_head(struct vr *x, const struct ord_head *h, const cha
 			      name, h->turn, r->turn, h->turn);
 	} else if (!strcmp(h->at, "sealed")) {
 		if (!head_matches(x, h->at, h->turn, h->seq, h->hash, 0, NULL, lab.buf))
-			check_sealed_head(x, h, what.buf);
+			check_sealed_head(x, h, name, what.buf);
 	} else if (!head_matches(x, h->at, h->turn, h->seq, h->hash, 0, NULL, lab.buf)) {
 		char *source = NULL;
 
@@ -2058,8 +2093,17 @@ static void check_receipt_head(struct vr *x, const struct ord_head *h, const cha
 			ord_vout_fail(x->v,
 				      "receipt %s: entry %lld is the NMR policy's stand-in (%s), no sheet the side handed in: no receipt the game gives",
 				      what.buf, (long long)h->seq, source);
-		else
+		else {
+			char *side = ord_canon_get(ord_vr_body(x, e), "side");
+			long version = 0;
+			char *v = ord_canon_get(ord_vr_body(x, e), "version");
+
 			check_commitment(x, c, what.buf);
+			if (side && v && !ord_parse_long(v, &version))
+				check_words(x, h, name, side, (int)version, c);
+			free(side);
+			free(v);
+		}
 		free(source);
 	}
 	ord_buf_release(&what);
@@ -2308,7 +2352,7 @@ static void check_heads(struct vr *x)
 				  h->seed_commitment, what.buf);
 		/* a sealed head given with --head says what it says too */
 		if (!rc && !strcmp(h->at, "sealed"))
-			check_sealed_head(x, h, what.buf);
+			check_sealed_head(x, h, "(a sealed head you kept)", what.buf);
 		/* a link is revealed against the close head of its phase: one
 		 * that says another phase than its entry closes let the referee
 		 * have a link before the events it keys were closed */

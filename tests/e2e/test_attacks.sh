@@ -1588,6 +1588,82 @@ expect_exit 1 ord verify $g.xml --pubkey "$(pubkey $g)" --receipt $g.blue-t2.rec
 expect_not_in "$OUT" "no --receipt of turn 1"
 note "45: a receipt of another turn leaves the sheet named among what verify did not check"
 
+# ------------------------------------------------------------ 47. a receipt of one sheet in the words of another
+# A receipt's words, the line "# turn T, side S, version V, commitment C"
+# under its first line, are what the player reads when it comes (the
+# guides tell him to check its commitment then), and nothing signs them.
+# The referee's own build takes blue's correction (version 2), stores
+# nothing of it and hands blue his receipt of version 1 in the words of
+# version 2, with the commitment version 2 would have had: the draft is
+# sealed, and the correction never was.  verify said "ok: receipt ...:
+# the sheet of blue, version 1, is here unchanged and was the one
+# sealed", "verified: every check holds": only the "1" told.  So did red's
+# receipt in blue's words (blue's sheet left out), and the head of the
+# seal the game signs for red in blue's.
+g=words.game
+expect_exit 0 ord new $g --scenario scenario.xml --head $g.open.head
+expect_exit 0 ord submit $g --side blue "$BFIX/blue-1.txt" --receipt-head $g.blue-1.receipt
+expect_exit 0 ord submit $g --side red "$BFIX/red-1b.txt" --receipt-head $g.red-1.receipt
+cp $g $g.copy
+expect_exit 0 ord submit $g.copy --side blue "$BFIX/blue-2.txt"
+C2=$(field commitment "$OUT")
+C1=$(sed -n 's/^commitment: //p' $g.blue-1.receipt)
+[[ -n "$C2" && "$C2" != "$C1" ]] || fail "47: no commitment of blue's version 2"
+# the receipt blue is handed for his correction
+sed "s/^# turn 1, side blue, version 1, commitment $C1\$/# turn 1, side blue, version 2, commitment $C2/" \
+	$g.blue-1.receipt >$g.blue-2.receipt
+grep -q "^# turn 1, side blue, version 2, commitment $C2\$" $g.blue-2.receipt || fail "47: the words were not changed"
+sed "s/^# turn 1, side red, version 1, commitment .*/# turn 1, side blue, version 2, commitment $C2/" \
+	$g.red-1.receipt >$g.red-as-blue.receipt
+expect_exit 0 ord seal $g --head $g.seal.head
+expect_exit 0 ord head $g --at sealed --turn 1 --side red -o $g.red.sealed
+sed "s/^# turn 1, side red, /# turn 1, side blue, /" $g.red.sealed >$g.red-as-blue.sealed
+resolve_rest $g
+expect_exit 0 ord exchange $g --head $g.exchange.head
+export_bundle $g 1 $g.xml
+words_verify() {  # words_verify RECEIPT: blue's verify with everything he holds
+	run ord verify $g.xml --pubkey "$(pubkey $g)" --receipt "$1" \
+		--head $g.open.head --head $g.seal.head --head $g.exchange.head
+}
+words_verify $g.blue-2.receipt
+[[ $RC == 1 ]] || fail "47: the receipt of version 1 in the words of version 2 verified (exit $RC)"
+expect_in "$OUT" "FAILED: receipt $g.blue-2.receipt:2: it says turn 1, side blue, version 2, commitment ${C2:0:16}..., but what the game signed is the sheet of blue, version 1 of turn 1 (commitment ${C1:0:16}...): a receipt of one sheet in the words of another (its words are not signed)"
+expect_not_in "$OUT" "verified: every check holds"
+words_verify $g.red-as-blue.receipt
+[[ $RC == 1 ]] || fail "47: red's receipt in blue's words verified (exit $RC)"
+expect_in "$OUT" "it says turn 1, side blue, version 2, commitment ${C2:0:16}..., but what the game signed is the sheet of red, version 1 of turn 1"
+words_verify $g.red-as-blue.sealed
+[[ $RC == 1 ]] || fail "47: the head of red's seal in blue's words verified (exit $RC)"
+expect_in "$OUT" "FAILED: receipt $g.red-as-blue.sealed:2: it says turn 1, side blue, version 1,"
+expect_in "$OUT" "but what the game signed is the sheet of red, version 1 of turn 1"
+# words left out, or written otherwise: what they are is not read
+grep -v '^# turn ' $g.blue-1.receipt >$g.blue-bare.receipt
+words_verify $g.blue-bare.receipt
+[[ $RC == 1 ]] || fail "47: a receipt without its words verified (exit $RC)"
+expect_in "$OUT" "FAILED: receipt $g.blue-bare.receipt: it does not say whose sheet it is"
+sed "s/^# turn 1, side blue, version 1, /# turn 1, side blue, version 2 (the correction), /" \
+	$g.blue-1.receipt >$g.blue-said.receipt
+words_verify $g.blue-said.receipt
+[[ $RC == 1 ]] || fail "47: a receipt whose words do not read verified (exit $RC)"
+expect_in "$OUT" "FAILED: receipt $g.blue-said.receipt:2: its words do not read as orderly writes them (expected one line '# turn 1, side blue, version 1, commitment $C1')"
+# free words of the referee's beside them: named, as nothing signs them
+sed '$a # blue: this is the receipt of your correction, version 2' $g.blue-1.receipt >$g.blue-more.receipt
+words_verify $g.blue-more.receipt
+[[ $RC == 0 ]] || fail "47: blue's own receipt of version 1 with a line added exited $RC"
+expect_in "$OUT" "note: receipt $g.blue-more.receipt:$(wc -l <$g.blue-more.receipt): '# blue: this is the receipt of your correction, version 2' is no line this orderly writes in a receipt, and nothing signs it: the receipt proves the sheet of blue, version 1, whatever it says"
+# no false alarm: the receipts as the game wrote them, with CRs as a mail
+# may bring them
+words_verify $g.blue-1.receipt
+[[ $RC == 0 ]] || fail "47: blue's own receipt of version 1 exited $RC"
+expect_not_in "$OUT" "FAILED"
+expect_not_in "$OUT" "note: receipt"
+sed 's/$/\r/' $g.red.sealed >$g.red-crlf.sealed
+words_verify $g.red-crlf.sealed
+[[ $RC == 0 ]] || fail "47: the head of red's seal, as the game signed it, exited $RC"
+expect_not_in "$OUT" "FAILED"
+expect_not_in "$OUT" "no line this orderly writes"
+note "47: a receipt's words are held to the sheet the game signed"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game

@@ -2335,6 +2335,92 @@ START_TEST(sealed_heads_state_a_commitment)
 }
 END_TEST
 
+/* A receipt's words ("# turn T, side S, version V, commitment C" under its
+ * first line: what the player reads, and nothing signs) are read back for
+ * verify to hold to what the game signed (attack 47): exactly as
+ * ord_receipt_head_format writes them, or not read; and a comment line no
+ * head of orderly's has is kept to be named. */
+START_TEST(receipt_words_read_back)
+{
+	struct ord_keypair k;
+	struct ord_head h, back;
+	struct ord_receipt r;
+	struct ord_buf b = ORD_BUF_INIT, t = ORD_BUF_INIT;
+	unsigned char msg[32];
+	const char *w;
+	size_t i;
+
+	ck_assert_int_eq(ord_crypto_init(), 0);
+	ord_keypair_generate(&k);
+	test_head(&h, &k, "receipt", 3, 20);
+	h.has_commitment = 1;
+	memset(h.commitment, 0xcd, 32);
+	ord_sig_head_msg(msg, h.game_id, h.turn, h.at, h.seq, h.hash, h.commitment);
+	ord_sig_sign(h.signature, msg, k.sk);
+	memset(&r, 0, sizeof(r));
+	r.turn = 3;
+	r.version = 2;
+	snprintf(r.side, sizeof(r.side), "blue");
+	memset(r.commitment, 0xcd, 32);
+	ord_receipt_head_format(&h, &r, &b);
+	ck_assert_int_eq(ord_head_parse(&back, b.buf, b.len, "h"), 0);
+	ck_assert_int_eq(back.words, 1);
+	ck_assert_uint_eq(back.words_line, 2);
+	ck_assert(!memcmp(&back.said, &r, sizeof(r)));
+	ck_assert_uint_eq(back.odd_line, 0);
+	ck_assert_int_eq(ord_head_check(&back), 0);
+	/* as a mail may bring it: CRs, and each line indented */
+	for (i = 0; i < b.len; i++) {
+		if (b.buf[i] == '\n')
+			ord_buf_adds(&t, "\r\n  ");
+		else
+			ord_buf_addch(&t, b.buf[i]);
+	}
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words, 1);
+	ck_assert_uint_eq(back.odd_line, 0);
+	/* another spelling of a number is not orderly's words */
+	ord_buf_reset(&t);
+	ord_buf_adds(&t, b.buf);
+	w = strstr(t.buf, "version 2,");
+	ck_assert_ptr_nonnull(w);
+	memcpy(t.buf + (w - t.buf), "version +2", 10);
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words, -1);
+	ck_assert_uint_eq(back.words_line, 2);
+	/* said twice, even alike: not read */
+	ord_buf_reset(&t);
+	ord_buf_adds(&t, b.buf);
+	w = strstr(b.buf, "# turn ");
+	ord_buf_add(&t, w, (size_t)(strchr(w, '\n') + 1 - w));
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words, -1);
+	/* left out: none */
+	ord_buf_reset(&t);
+	ord_buf_add(&t, b.buf, (size_t)(w - b.buf));
+	ord_buf_adds(&t, strchr(w, '\n') + 1);
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words, 0);
+	/* a line of the referee's own, kept to be named */
+	ord_buf_reset(&t);
+	ord_buf_adds(&t, b.buf);
+	ord_buf_adds(&t, "# this is blue's version 3\n");
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words, 1);
+	ck_assert_str_eq(back.odd, "# this is blue's version 3");
+	ck_assert_uint_gt(back.odd_line, 10);
+	/* a head of another kind has no words to read */
+	ord_buf_reset(&t);
+	test_head(&h, &k, "seal", 3, 21);
+	ord_head_format(&h, &t);
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words, 0);
+	ck_assert_uint_eq(back.odd_line, 0);
+	ord_buf_release(&b);
+	ord_buf_release(&t);
+}
+END_TEST
+
 /* ---- player signatures at submit ---- */
 
 static void sign_as(struct ord_signed_sheet *ss, const unsigned char gid[16], int turn,
@@ -3044,6 +3130,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(k, refereeless_open_held_to_the_budget);
 	tcase_add_test(k, close_heads_state_their_phase);
 	tcase_add_test(k, sealed_heads_state_a_commitment);
+	tcase_add_test(k, receipt_words_read_back);
 	tcase_add_test(k, seal_bodies_read_back);
 	suite_add_tcase(s, k);
 	return s;
