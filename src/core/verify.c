@@ -1976,11 +1976,19 @@ static int head_matches(struct vr *x, const char *at, int turn, int64_t seq,
  * 47).  A receipt of red's sheet in blue's words, or of a side's first
  * version in the words of the second it dropped, verified as "ok" where
  * only the side or the version in verify's line told. */
-static void check_words(struct vr *x, const struct ord_head *h, const char *name, const char *side,
-			int version, const unsigned char c[32])
+static void check_words(struct vr *x, const struct ord_head *h, const char *name, int file,
+			const char *side, int version, const unsigned char c[32])
 {
+	struct ord_buf at = ORD_BUF_INIT;
 	char hex[65], said[65];
+	unsigned line = h->words ? h->words_line : h->odd_line;
 
+	/* a file's line as FILE:N; a head given with --head is named by what
+	 * it signs, not by its file */
+	if (file)
+		ord_buf_addf(&at, "%s:%u", name, line);
+	else
+		ord_buf_addf(&at, "%s (its line %u)", name, line);
 	ord_hex(hex, c, 32);
 	if (h->words == 0)
 		ord_vout_fail(x->v,
@@ -1988,20 +1996,27 @@ static void check_words(struct vr *x, const struct ord_head *h, const char *name
 			      name, side, version, hex);
 	else if (h->words < 0)
 		ord_vout_fail(x->v,
-			      "receipt %s:%u: its words do not read as orderly writes them (expected one line '# turn %d, side %s, version %d, commitment %s'): what the game signed is the sheet of %s, version %d",
-			      name, h->words_line, x->r->turn, side, version, hex, side, version);
+			      "receipt %s: its words do not read as orderly writes them (expected one line '# turn %d, side %s, version %d, commitment %s'): what the game signed is the sheet of %s, version %d",
+			      at.buf, x->r->turn, side, version, hex, side, version);
 	else if (h->said.turn != x->r->turn || strcmp(h->said.side, side) ||
 		 h->said.version != version || memcmp(h->said.commitment, c, 32)) {
 		ord_hex(said, h->said.commitment, 32);
 		ord_vout_fail(x->v,
-			      "receipt %s:%u: it says turn %d, side %s, version %d, commitment %.16s..., but what the game signed is the sheet of %s, version %d of turn %d (commitment %.16s...): a receipt of one sheet in the words of another (its words are not signed)",
-			      name, h->words_line, h->said.turn, h->said.side, h->said.version,
-			      said, side, version, x->r->turn, hex);
+			      "receipt %s: it says turn %d, side %s, version %d, commitment %.16s..., but what the game signed is the sheet of %s, version %d of turn %d (commitment %.16s...): a receipt of one sheet in the words of another (its words are not signed)",
+			      at.buf, h->said.turn, h->said.side, h->said.version, said, side,
+			      version, x->r->turn, hex);
 	}
-	if (h->odd_line)
+	if (h->odd_line) {
+		ord_buf_reset(&at);
+		if (file)
+			ord_buf_addf(&at, "%s:%u", name, h->odd_line);
+		else
+			ord_buf_addf(&at, "%s (its line %u)", name, h->odd_line);
 		ord_vout_note(x->v,
-			      "receipt %s:%u: '%s' is no line this orderly writes in a receipt, and nothing signs it: the receipt proves the sheet of %s, version %d, whatever it says",
-			      name, h->odd_line, h->odd, side, version);
+			      "receipt %s: '%s' is no line this orderly writes in a receipt, and nothing signs it: the receipt proves the sheet of %s, version %d, whatever it says",
+			      at.buf, h->odd, side, version);
+	}
+	ord_buf_release(&at);
 }
 
 /* A "sealed" head (the head of the seal the game signs for one side,
@@ -2010,7 +2025,8 @@ static void check_words(struct vr *x, const struct ord_head *h, const char *name
  * player held his links back on it (witness --link-for --receipt): a seal
  * of another sheet under a head that says his is the game's signature on
  * a false statement (threat model 26). */
-static void check_sealed_head(struct vr *x, const struct ord_head *h, const char *name, const char *what)
+static void check_sealed_head(struct vr *x, const struct ord_head *h, const char *name, int file,
+			      const char *what)
 {
 	size_t j = 0;
 
@@ -2026,7 +2042,7 @@ static void check_sealed_head(struct vr *x, const struct ord_head *h, const char
 			      what, (long long)h->seq);
 	else {
 		check_commitment(x, h->commitment, what);
-		check_words(x, h, name, x->sc.sides[j].id, x->sealed[j].version, h->commitment);
+		check_words(x, h, name, file, x->sc.sides[j].id, x->sealed[j].version, h->commitment);
 		if (!receipt_head_of(x, h->commitment))
 			ord_vout_note(x->v,
 				      "receipt %s: a sealed head shows the sheet the seal took, not that it is the one you handed in: compare its commitment with your receipt's, or give the receipt too",
@@ -2073,7 +2089,7 @@ static void check_receipt_head(struct vr *x, const struct ord_head *h, const cha
 			      name, h->turn, r->turn, h->turn);
 	} else if (!strcmp(h->at, "sealed")) {
 		if (!head_matches(x, h->at, h->turn, h->seq, h->hash, 0, NULL, lab.buf))
-			check_sealed_head(x, h, name, what.buf);
+			check_sealed_head(x, h, name, 1, what.buf);
 	} else if (!head_matches(x, h->at, h->turn, h->seq, h->hash, 0, NULL, lab.buf)) {
 		char *source = NULL;
 
@@ -2100,7 +2116,7 @@ static void check_receipt_head(struct vr *x, const struct ord_head *h, const cha
 
 			check_commitment(x, c, what.buf);
 			if (side && v && !ord_parse_long(v, &version))
-				check_words(x, h, name, side, (int)version, c);
+				check_words(x, h, name, 1, side, (int)version, c);
 			free(side);
 			free(v);
 		}
@@ -2352,7 +2368,7 @@ static void check_heads(struct vr *x)
 				  h->seed_commitment, what.buf);
 		/* a sealed head given with --head says what it says too */
 		if (!rc && !strcmp(h->at, "sealed"))
-			check_sealed_head(x, h, "(a sealed head you kept)", what.buf);
+			check_sealed_head(x, h, what.buf, 0, what.buf);
 		/* a link is revealed against the close head of its phase: one
 		 * that says another phase than its entry closes let the referee
 		 * have a link before the events it keys were closed */

@@ -1636,6 +1636,12 @@ words_verify $g.red-as-blue.sealed
 [[ $RC == 1 ]] || fail "47: the head of red's seal in blue's words verified (exit $RC)"
 expect_in "$OUT" "FAILED: receipt $g.red-as-blue.sealed:2: it says turn 1, side blue, version 1,"
 expect_in "$OUT" "but what the game signed is the sheet of red, version 1 of turn 1"
+# given as a head he kept, the same
+run ord verify $g.xml --pubkey "$(pubkey $g)" --receipt $g.blue-1.receipt \
+	--head $g.open.head --head $g.seal.head --head $g.exchange.head --head $g.red-as-blue.sealed
+[[ $RC == 1 ]] || fail "47: the head of red's seal in blue's words, given with --head, verified (exit $RC)"
+expect_in "$OUT" "FAILED: receipt the head you kept of turn 1's sealed (entry "
+expect_in "$OUT" ") (its line 2): it says turn 1, side blue, version 1,"
 # words left out, or written otherwise: what they are is not read
 grep -v '^# turn ' $g.blue-1.receipt >$g.blue-bare.receipt
 words_verify $g.blue-bare.receipt
