@@ -88,6 +88,7 @@ struct ord_kv_pool {
 	 * a few hundred short ones at most, forgotten when blocks are freed */
 	struct ord_kv_pool_text *texts; /* TEXT_SLOTS slots, NULL until the first */
 	size_t ntexts;                  /* slots in use */
+	unsigned gen;                   /* counts the times blocks may have been freed */
 };
 void ord_kv_pool_init(struct ord_kv_pool *pool);
 void ord_kv_pool_release(struct ord_kv_pool *pool);
@@ -106,6 +107,12 @@ void ord_kv_pool_sweep(struct ord_kv_pool *pool);
  * (*memo NULL).  One pool's lists are noted one way: a context's states, by
  * the digest of their serialised text (ctx.c state_hash). */
 int ord_kv_shared_memo(const struct ord_kv *kv, unsigned char **memo);
+/* The block of a list the pool shares, kv unchanged since (as for
+ * ord_kv_shared_memo), or NULL: its items stay as they are as long as
+ * pool's gen does not change (a block no list holds is freed only by a
+ * rehash, a sweep or the pool's release, each of which counts in gen), so
+ * a value found in them may be noted by the block's address and gen. */
+const void *ord_kv_shared_block(const struct ord_kv *kv);
 
 /*
  * An arena of strings freed together: a record's rows (record.c), the

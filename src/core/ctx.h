@@ -172,6 +172,17 @@ struct ord_ctx {
 		const struct ord_state_key *keys; /* the list it was found in */
 		const struct ord_state_key *decl; /* its declaration there */
 	} key_seen[32];
+	/* state.c: integers read lately from the states a pool shares, by
+	 * the list's block and the key's address: units of a kind hold
+	 * one list, which a sheet's check reads a few keys of an order each
+	 * (the key found among the list's items and its text parsed every
+	 * time was half the check's reads of state) */
+	struct ord_ctx_int_seen {
+		const void *block; /* ord_kv_shared_block, NULL: none */
+		const char *key;   /* the key, its declaration's own name */
+		unsigned gen;      /* the pool's gen then */
+		long v;            /* what ord_state_int read */
+	} int_seen[256];
 	struct ord_ctx_story *story; /* pictures: the steps drawn (story.c), or NULL */
 };
 

@@ -561,6 +561,7 @@ static void pool_rehash(struct ord_kv_pool *pool, size_t cap)
 	size_t i, oldcap = pool->cap;
 
 	texts_forget(pool);
+	pool->gen++; /* blocks freed below: what was noted of them goes */
 
 	pool->slots = ord_xcalloc(cap, sizeof(*pool->slots));
 	pool->cap = cap;
@@ -591,6 +592,7 @@ void ord_kv_pool_sweep(struct ord_kv_pool *pool)
 void ord_kv_pool_release(struct ord_kv_pool *pool)
 {
 	size_t i;
+	unsigned gen = pool->gen;
 
 	/* a block still held is a list that outlives its pool: a bug, which
 	 * the leak it leaves shows */
@@ -600,6 +602,7 @@ void ord_kv_pool_release(struct ord_kv_pool *pool)
 	free(pool->slots);
 	texts_forget(pool);
 	ord_kv_pool_init(pool);
+	pool->gen = gen + 1; /* every block freed */
 }
 
 /* kv, empty, made to hold the list of block h (counted in its refs by the
@@ -661,6 +664,11 @@ int ord_kv_shared_memo(const struct ord_kv *kv, unsigned char **memo)
 		return 1;
 	h->memo_set = 1;
 	return 0;
+}
+
+const void *ord_kv_shared_block(const struct ord_kv *kv)
+{
+	return kv->items && kv->alloc == SHARED ? head_of(kv->items) : NULL;
 }
 
 int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *text)

@@ -144,12 +144,57 @@ static const char *read_text(struct ord_ctx *ctx, const struct ord_unit *u, cons
 	return v ? v : def_of(k);
 }
 
+/* The slot of int_seen for a list's block and the key as the module
+ * passed it. */
+static struct ord_ctx_int_seen *int_slot(struct ord_ctx *ctx, const void *block, const char *key)
+{
+	uint64_t a = ((uint64_t)(uintptr_t)block ^ ((uint64_t)(uintptr_t)key << 17)) *
+		     0x9E3779B97F4A7C15u;
+
+	return &ctx->int_seen[(a >> 56) % ORD_ARRAY_SIZE(ctx->int_seen)];
+}
+
+/* read_text's value, parsed.  In a context that checks (a side's for a
+ * sheet, the seal's: its units all of its own pool, none handed to
+ * another context), a list the pool shares, unchanged, gives the same
+ * number for the same key every time: noted (int_seen) by the list's
+ * block and the key's address, when that is its declaration's own name
+ * (as find_key_seen takes a key: a literal the linker merged with it),
+ * so that a note found needs neither the declaration looked up again
+ * nor the list's items searched. */
 long ord_state_int(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
 {
-	const char *v = read_text(ctx, u, key, ORD_KEY_INT);
+	const struct ord_state_key *k;
+	const void *block = NULL;
+	struct ord_ctx_int_seen *s = NULL;
+	const char *v;
+	int unchecked;
 	long l;
 
-	return v && !ord_parse_long(v, &l) ? l : 0;
+	if ((ctx->lazy || ctx->checks_only) && (block = ord_kv_shared_block(&u->state)) != NULL) {
+		s = int_slot(ctx, block, key);
+		if (s->block == block && s->key == key && s->gen == ctx->pool.gen)
+			return s->v;
+	}
+	k = lookup(ctx, key, "reads", ORD_KEY_INT, &unchecked);
+	if (unchecked) {
+		v = ord_kv_get(&u->state, key);
+		return v && !ord_parse_long(v, &l) ? l : 0;
+	}
+	if (!k)
+		return 0;
+	v = ord_kv_get(&u->state, key);
+	if (!v)
+		v = def_of(k);
+	if (ord_parse_long(v, &l))
+		l = 0;
+	if (s && k->name == key) {
+		s->block = block;
+		s->key = key;
+		s->gen = ctx->pool.gen;
+		s->v = l;
+	}
+	return l;
 }
 
 double ord_state_num(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)

@@ -867,6 +867,83 @@ START_TEST(find_units_asks_each_once)
 }
 END_TEST
 
+/* The note of int_seen for u's shared list and key, or NULL. */
+static struct ord_ctx_int_seen *int_note(struct ord_ctx *ctx, const struct ord_unit *u, const char *key)
+{
+	const void *block = ord_kv_shared_block(&u->state);
+	size_t i;
+
+	for (i = 0; block && i < ORD_ARRAY_SIZE(ctx->int_seen); i++)
+		if (ctx->int_seen[i].block == block && ctx->int_seen[i].key == key &&
+		    ctx->int_seen[i].gen == ctx->pool.gen)
+			return &ctx->int_seen[i];
+	return NULL;
+}
+
+/* A context that checks notes the integers it reads from the lists its
+ * pool shares (state.c int_seen): read again, the note is what is read;
+ * a unit whose state changed reads its own list, the others the shared
+ * one; a sweep of the pool (blocks freed, their addresses free for other
+ * lists) drops every note; a key in a buffer is looked up as written; a
+ * context that resolves notes nothing. */
+START_TEST(ints_noted_by_shared_list)
+{
+	const char *key = state_keys[0].name; /* "strength", the declaration's own */
+	struct ord_ctx ctx;
+	struct ord_unit *a, *b, *c;
+	struct ord_ctx_int_seen *note;
+	char buf[16];
+	size_t i;
+
+	ord_ctx_init(&ctx, &statetest_ruleset, NULL, 1);
+	ord_ctx_set_checks_only(&ctx, 4);
+	a = ord_ctx_add_unit(&ctx, "A", "a", "blue", "strength=5\n", "strength=5\nmood=calm\n");
+	b = ord_ctx_add_unit(&ctx, "B", "b", "blue", "strength=5\n", "strength=5\nmood=calm\n");
+	c = ord_ctx_add_unit(&ctx, "C", "c", "red", "strength=9\n", "strength=9\nmood=calm\n");
+	ck_assert_ptr_eq(ord_kv_shared_block(&a->state), ord_kv_shared_block(&b->state));
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(ord_state_int(&ctx, a, key), 5);
+		ck_assert_int_eq(ord_state_int(&ctx, b, key), 5);
+		ck_assert_int_eq(ord_state_int(&ctx, c, key), 9);
+	}
+	/* the note is what is read */
+	ck_assert_ptr_nonnull(note = int_note(&ctx, c, key));
+	ck_assert_int_eq(note->v, 9);
+	note->v = 12345;
+	ck_assert_int_eq(ord_state_int(&ctx, c, key), 12345);
+	note->v = 9;
+	/* a's state changed: its own list, read as it is now; b's as before */
+	ord_state_set_int(&ctx, a, key, 7);
+	ck_assert_ptr_null(ord_kv_shared_block(&a->state));
+	ck_assert_int_eq(ord_state_int(&ctx, a, key), 7);
+	ck_assert_int_eq(ord_state_int(&ctx, b, key), 5);
+	/* a sweep drops the notes */
+	ck_assert_ptr_nonnull(note = int_note(&ctx, c, key));
+	note->v = 12345;
+	ord_kv_pool_sweep(&ctx.pool);
+	ck_assert_ptr_null(int_note(&ctx, c, key));
+	ck_assert_int_eq(ord_state_int(&ctx, c, key), 9);
+	/* a key in a buffer: as written, each time */
+	strcpy(buf, "strength");
+	ck_assert_int_eq(ord_state_int(&ctx, b, buf), 5);
+	ck_assert_ptr_null(int_note(&ctx, b, buf));
+	strcpy(buf, "mood"); /* text, read as an integer: a mistake, 0 */
+	ck_assert_int_eq(ord_state_int(&ctx, b, buf), 0);
+	ck_assert_str_ne(ctx.state_error, "");
+	ord_ctx_release(&ctx);
+
+	/* a context that resolves: no note */
+	ord_ctx_init(&ctx, &statetest_ruleset, NULL, 1);
+	a = ord_ctx_add_unit(&ctx, "A", "a", "blue", "strength=5\n", "strength=5\n");
+	b = ord_ctx_add_unit(&ctx, "B", "b", "blue", "strength=5\n", "strength=5\n");
+	ck_assert_ptr_nonnull(ord_kv_shared_block(&a->state));
+	ck_assert_int_eq(ord_state_int(&ctx, a, key), 5);
+	ck_assert_int_eq(ord_state_int(&ctx, b, key), 5);
+	ck_assert_ptr_null(int_note(&ctx, a, key));
+	ord_ctx_release(&ctx);
+}
+END_TEST
+
 /* A phase's results keep their units and explanations in one arena
  * (ctx's result_strings): each string stays as written until the phase
  * ends, long ones too, and the next phase starts an empty arena. */
@@ -1006,6 +1083,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, parse_long_as_strtol);
 	tcase_add_test(t, changed_units_of_a_phase);
 	tcase_add_test(t, find_units_asks_each_once);
+	tcase_add_test(t, ints_noted_by_shared_list);
 	tcase_add_test(t, results_strings_in_an_arena);
 	suite_add_tcase(s, t);
 	tcase_add_checked_fixture(g, game_setup, game_teardown);
