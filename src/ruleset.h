@@ -501,6 +501,11 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
  * game, else every side's units it expected (": expected a unit of the
  * game: side blue's 'B1' to 'B6'; side red's 'R1' to 'R4'"). */
 void ord_ctx_unit_hint_any(struct ord_ctx *ctx, const char *written, struct ord_buf *out);
+/* The key the game's notation matches its words by (notation.h, word_key:
+ * ordre's "Højderyggen" and "hoejderyggen" are one key), for a module
+ * that reads a word of its own (a place a map names) as the sheet reads
+ * its words; NULL when the notation has none (words as written). */
+ord_word_key ord_ctx_word_key(struct ord_ctx *ctx);
 /* In event_defaults, refusing an event's arguments: the argument key=...
  * at fault and, when it is one of the argument's comma-separated words
  * ("w" or "w=v"), the word (NULL: the whole argument), so that an events

@@ -10,6 +10,7 @@
 
 #include <sodium.h>
 
+#include "core/argcheck.h"
 #include "core/common.h"
 #include "core/crypto.h"
 #include "core/ctx.h"
@@ -1196,10 +1197,21 @@ static size_t name_distance(const char *written, const char *name, size_t max, s
  * whole, yet looks the same: the hint says so, and the nearest unit is
  * sought with such marks left out.
  */
-/* The unit nearest to what was written, as ord_ctx_unit_hint seeks it. */
+/*
+ * The unit nearest to what was written, as ord_ctx_unit_hint seeks it.
+ * A name is matched as written (ASCII case aside): a notation's folding of
+ * its words (ordre: æ ø å typed ae oe aa) is not a unit's name's, since
+ * every reader of a stored sheet, verify's of an older build among them,
+ * finds its units so.  But a name written in the notation's folding is
+ * the unit meant, however many letters apart: the hint names it first,
+ * and says which letters were typed so (its id is typed as it is).
+ */
 struct hint_seek {
 	const char *written, *bare; /* composed; and with its loose marks left out */
 	int mark;                   /* written has a mark apart from its letter */
+	ord_word_key key;           /* the game's notation's word_key (NULL: none) */
+	struct ord_buf wkey, nkey;  /* written's key; a unit's id's or name's */
+	int keyed;                  /* the pick is written's key: 1 by its id, 2 its name */
 	const char *side;           /* NULL: any */
 	int all;                    /* side NULL: every side's units are expected */
 	size_t max, best;
@@ -1227,6 +1239,19 @@ static int hint_consider(void *arg, const char *id, const char *name, const char
 
 		if (!*key)
 			continue;
+		if (h->key && !h->keyed && strcmp(key, h->written) && ord_utf8_valid(key)) {
+			h->key(&h->nkey, (const unsigned char *)key,
+			       (const unsigned char *)key + strlen(key));
+			if (!strcmp(h->nkey.buf, h->wkey.buf)) {
+				h->keyed = k ? 2 : 1;
+				h->best = 0;
+				ord_buf_reset(&h->pick_id);
+				ord_buf_adds(&h->pick_id, id);
+				ord_buf_reset(&h->pick_name);
+				ord_buf_adds(&h->pick_name, name);
+				continue;
+			}
+		}
 		d = name_distance(h->written, key, h->max, &h->tmp);
 		if (h->mark && d > 0 && (e = name_distance(h->bare, key, h->max, &h->tmp)) < d)
 			d = e;
@@ -1394,9 +1419,63 @@ static void hint_expected_all(const struct hint_seek *h, struct ord_buf *out)
 	ord_buf_release(&mine);
 }
 
+/* Whether s is ASCII alone. */
+static int all_ascii(const char *s)
+{
+	while (*s && (unsigned char)*s < 0x80)
+		s++;
+	return !*s;
+}
+
+/* " (in a name æ is not read from ae, as in the notation's words: write
+ * æ, or its id 'D3')", or "ø is not read from oe, nor æ from ae, ...
+ * write them": the letters of name that key writes in ASCII, each once,
+ * for a name written in ASCII that key finds (hint_seek.keyed); nothing
+ * when none. */
+static void keyed_letters(ord_word_key key, const char *name, const char *id, struct ord_buf *out)
+{
+	struct ord_buf k = ORD_BUF_INIT, pair = ORD_BUF_INIT, pairs = ORD_BUF_INIT;
+	struct ord_buf first = ORD_BUF_INIT;
+	struct name_chars it;
+	const unsigned char *at;
+	uint32_t cp;
+	size_t n = 0;
+
+	name_chars_init(&it, name, 0);
+	for (at = it.s; (cp = name_char(&it)) != 0; at = it.s) {
+		if (cp < 0x80 || cp >= 0x110000u)
+			continue;
+		key(&k, at, it.s);
+		if (!k.len || !all_ascii(k.buf))
+			continue;
+		ord_buf_reset(&pair);
+		ord_buf_addf(&pair, " %.*s ", (int)(it.s - at), (const char *)at);
+		if (strstr(pairs.buf, pair.buf)) /* said already */
+			continue;
+		if (!n)
+			ord_buf_add(&first, at, (size_t)(it.s - at));
+		/* " æ is not read from ae", then ", nor ø from oe" */
+		ord_buf_addf(&pairs, "%s%s%sfrom %s", n ? ", nor" : "", pair.buf,
+			     n ? "" : "is not read ", k.buf);
+		n++;
+	}
+	if (n) {
+		ord_buf_addf(out, " (in a name%s, as in the notation's words: write %s", pairs.buf,
+			     n == 1 ? first.buf : "them");
+		if (all_ascii(id))
+			ord_buf_addf(out, ", or its id '%s'", id);
+		ord_buf_addch(out, ')');
+	}
+	ord_buf_release(&k);
+	ord_buf_release(&pair);
+	ord_buf_release(&pairs);
+	ord_buf_release(&first);
+}
+
 static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side, int all,
 		      struct ord_buf *out)
 {
+	struct ord_words_how how;
 	struct ord_buf w = ORD_BUF_INIT, bare = ORD_BUF_INIT;
 	struct hint_seek h;
 	const unsigned char *at, *before = NULL;
@@ -1427,6 +1506,14 @@ static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side
 	h.all = !side && all;
 	h.max = len < 4 ? 1 : 2;
 	h.best = h.max + 1;
+	/* the notation's folding, of a name written in valid UTF-8 */
+	ord_words_how_of(&how, ctx->rs);
+	ord_buf_init(&h.wkey);
+	ord_buf_init(&h.nkey);
+	if (how.key && ord_utf8_valid(w.buf)) {
+		h.key = how.key;
+		h.key(&h.wkey, (const unsigned char *)w.buf, (const unsigned char *)w.buf + w.len);
+	}
 	ord_buf_init(&h.pick_id);
 	ord_buf_init(&h.pick_name);
 	ord_buf_init(&h.tmp);
@@ -1464,6 +1551,9 @@ static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side
 		int named = strcmp(h.pick_id.buf, h.pick_name.buf) != 0;
 		ord_buf_addf(out, "%s did you mean '%s'%s%s%s?", mark ? ";" : ":", h.pick_id.buf,
 			     named ? " (" : "", named ? h.pick_name.buf : "", named ? ")" : "");
+		if (h.keyed && all_ascii(w.buf))
+			keyed_letters(h.key, h.keyed == 2 ? h.pick_name.buf : h.pick_id.buf,
+				      h.pick_id.buf, out);
 	} else if (side && !mark)
 		hint_expected(&h, out);
 	else if (h.all && !mark)
@@ -1473,6 +1563,8 @@ static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side
 	ord_buf_release(&h.tmp);
 	ord_buf_release(&h.pick_id);
 	ord_buf_release(&h.pick_name);
+	ord_buf_release(&h.wkey);
+	ord_buf_release(&h.nkey);
 	ord_buf_release(&h.ids);
 	ord_buf_release(&h.sides);
 }
@@ -1485,6 +1577,14 @@ void ord_ctx_unit_hint(struct ord_ctx *ctx, const char *written, const char *sid
 void ord_ctx_unit_hint_any(struct ord_ctx *ctx, const char *written, struct ord_buf *out)
 {
 	unit_hint(ctx, written, NULL, 1, out);
+}
+
+ord_word_key ord_ctx_word_key(struct ord_ctx *ctx)
+{
+	struct ord_words_how how;
+
+	ord_words_how_of(&how, ctx->rs);
+	return how.key;
 }
 
 const struct ord_order *ord_ctx_order(struct ord_ctx *ctx, const struct ord_unit *u)

@@ -216,4 +216,47 @@ printf 'B1 @Nobody\n' >far-bt.txt
 run ord check far-bt.txt --scenario scenario.xml --side blue
 expect_line "$ERR" "^far-bt\\.txt:1:4: unit 'B1': unknown target unit 'Nobody': expected a unit of the game: side blue's 'B1' to 'B3'; side red's 'R1' to 'R3' \\(fire\\)$"
 
+# ---- (hday8) Krigsspil names typed on a keyboard without æ ø å, as the
+# notation's ASCII forms write its words (ae oe aa): a unit's name keeps
+# its own letters (every reader of a stored sheet finds units as
+# written), so it is refused, told the unit however many letters apart
+# (before: two such letters were past the hint's reach, "expected one of
+# side danske's units"), the letters and the id; a place of the map is
+# read as the words are, and taken; the words themselves are taken
+sed 's|name="Holstenske Skarpskytter"|name="Søndre Jægerkorps"|' "$KS/scenario.xml" >ascii.xml
+printf 'Soendre Jaegerkorps: M ↑ 1\nD1 A @"SOENDRE JAEGERKORPS"\nSlesvigske Jaegerkorps: M ↑ 1\n' >ascii.txt
+run ord check ascii.txt --scenario ascii.xml --side danske
+expect_eq "$RC" 65 "a Krigsspil name typed in ASCII forms"
+expect_line "$ERR" "^ascii\\.txt:1:1: unknown unit 'Soendre Jaegerkorps': did you mean 'D4' \\(Søndre Jægerkorps\\)\\? \\(in a name ø is not read from oe, nor æ from ae, as in the notation's words: write them, or its id 'D4'\\) \\(4\\.3\\)$"
+expect_in "$ERR" "ascii.txt:2:6: unit 'D1': unknown unit 'SOENDRE JAEGERKORPS' for 'A': did you mean 'D4' (Søndre Jægerkorps)? (in a name ø is not read from oe, nor æ from ae"
+expect_in "$ERR" "ascii.txt:3:1: unknown unit 'Slesvigske Jaegerkorps': did you mean 'D3' (Slesvigske Jægerkorps)? (in a name æ is not read from ae, as in the notation's words: write æ, or its id 'D3') (4.3)"
+expect_in "$ERR" "3 problem(s)"
+# the id the hint names is taken; the words in their ASCII forms are
+printf 'D4: M ↑ 1\nD1 LOEB ^NOE\nD2 AENDR maal S @L1\nA1 AS KARDAESK @L1 OPHOER\nA2 PAAPRODSNING\nK2 STOETTE @K1\n' >ascii-ok.txt
+run ord check ascii-ok.txt --scenario ascii.xml --side danske
+expect_eq "$RC" 0 "the id, and the words in ASCII forms"
+expect_in "$OUT" "D1: L ↗"
+expect_in "$OUT" "D2: ÆNDR mål S @L1"
+expect_in "$OUT" "A1: AS SK @L1 OPH"
+# a place of the map, typed so, is the place (before: "neither a unit nor
+# a named place of the map"); a place misspelt still is not
+printf 'D1 S @Hoejderyggen\nA1 AS SF @"herregaardshaven"\nD2 S @NOERRESKOV\n' >place.txt
+run ord check place.txt --scenario ascii.xml --side danske --tables "$KS/map.xml"
+expect_eq "$RC" 0 "places of the map typed in ASCII forms"
+expect_in "$OUT" "D1: S @Hoejderyggen"
+printf 'D1 S @Hoederyggen\n' >place-bad.txt
+run ord check place-bad.txt --scenario ascii.xml --side danske --tables "$KS/map.xml"
+expect_eq "$RC" 65 "a place misspelt"
+expect_in "$ERR" "'Hoederyggen' for 'S' is neither a unit nor a named place of the map"
+# the referee's event names a unit the same way
+expect_exit 0 ord new ascii.game --scenario ascii.xml --tables "$KS/map.xml"
+expect_exit 0 ord submit ascii.game --side danske ascii-ok.txt
+expect_exit 0 ord submit ascii.game --side allierede "$KS/demo/turn1-allierede.txt"
+expect_exit 0 ord seal ascii.game
+before=$(sha ascii.game)
+run ord event ascii.game forstyrret unit="Soendre Jaegerkorps"
+expect_eq "$RC" 64 "an event's unit typed in ASCII forms"
+expect_line "$ERR" "^orderly: unit: unknown unit 'Soendre Jaegerkorps': did you mean 'D4' \\(Søndre Jægerkorps\\)\\? \\(in a name ø is not read from oe, nor æ from ae, as in the notation's words: write them, or its id 'D4'\\)$"
+expect_eq "$(sha ascii.game)" "$before" "the game file after a refused event"
+
 note "ok"
