@@ -26,6 +26,13 @@ const char *ks_side_name(int side)
 	return side >= 0 && side < 6 ? sides[side].name : "?";
 }
 
+const char *ks_side_name_da(int side)
+{
+	if (side == KS_SIDE_CENTRE)
+		return "C";
+	return side >= 0 && side < 6 ? sides[side].alt : "?";
+}
+
 int ks_side_parse(const char *s)
 {
 	int i;

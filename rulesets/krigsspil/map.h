@@ -102,6 +102,9 @@ size_t ks_map_segments(const struct ks_map *m, double x0, double y0, double x1, 
 
 /* A side's name ("E", "SW", "C"), and its number from a name ("Ø" too). */
 const char *ks_side_name(int side);
+/* The side in Danish, as a map may write it too ("SØ", "V"): the Danish
+ * listing of the map (mapprint.c). */
+const char *ks_side_name_da(int side);
 int ks_side_parse(const char *s);
 
 #endif

@@ -168,7 +168,8 @@ void ks_map_print(const struct ks_rules *r, const struct ord_kv *marks, const ch
 			const struct ks_feature *f = &p->f[j];
 			ord_buf_addf(out, "%s %s %s-%s", j ? "," : "",
 				     row_name(feature_row(r, f->type), lang, f->type),
-				     ks_side_name(f->from), ks_side_name(f->to));
+				     en ? ks_side_name(f->from) : ks_side_name_da(f->from),
+				     en ? ks_side_name(f->to) : ks_side_name_da(f->to));
 			if (f->width > 0) {
 				ord_buf_addch(out, ' ');
 				ord_tables_fmt(out, f->width, 0);

@@ -59,6 +59,9 @@ static const char *const words_da[][2] = {
 	{ "events the referee recorded against the checks:\n",
 	  "hændelser, som dommeren registrerede mod kontrollen:\n" },
 	{ " (the checks said: ", " (kontrollen sagde: " },
+	{ "     OVERRIDE by the referee: ", "     MOD KONTROLLEN, dommerens grund: " },
+	{ " (checks said: ", " (kontrollen sagde: " },
+	{ " (fixed)", " (fastsat)" },
 	{ "events the referee voided (they count for nothing):\n",
 	  "hændelser, som dommeren annullerede (de tæller ikke):\n" },
 	{ "voided", "annulleret" },
@@ -391,9 +394,9 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 			ord_buf_add_shown(o->text, a.len ? a.buf : "");
 			ord_buf_addch(o->text, '\n');
 			if (e->override) {
-				ord_buf_adds(o->text, "     OVERRIDE by the referee: ");
+				ord_buf_adds(o->text, say(o->lang, "     OVERRIDE by the referee: "));
 				ord_buf_add_shown(o->text, e->override);
-				ord_buf_adds(o->text, " (checks said: ");
+				ord_buf_adds(o->text, say(o->lang, " (checks said: "));
 				ord_buf_add_shown(o->text, e->check ? e->check : "");
 				ord_buf_adds(o->text, ")\n");
 			}
@@ -413,7 +416,7 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 			ord_buf_addf(o->text, "  [%s", ro->phase);
 			event_tag(o->text, ro->event, o->lang);
 			ord_buf_addf(o->text, "] %s #%d: d%d = %d%s\n", ro->purpose, ro->idx,
-				     ro->sides, ro->value, ro->fixed ? " (fixed)" : "");
+				     ro->sides, ro->value, ro->fixed ? say(o->lang, " (fixed)") : "");
 		}
 	}
 }

@@ -1412,8 +1412,8 @@ START_TEST(test_map)
 	ks_map_print(r, NULL, "da", &out);
 	ck_assert_ptr_nonnull(strstr(out.buf, "kort: Prøvekort (7 plader à 30 cm"));
 	ck_assert_ptr_nonnull(strstr(out.buf, ".0  .1| .0  T0"));
-	ck_assert_ptr_nonnull(strstr(out.buf, "1,0 Muren: mur NW-SW"));
-	ck_assert_ptr_nonnull(strstr(out.buf, "2,1: vandløb NW-SE 6 cm"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "1,0 Muren: mur NV-SV"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "2,1: vandløb NV-SØ 6 cm"));
 	ord_buf_reset(&out);
 	ck_assert_int_eq(rs->print_tables(rules, "map", &out), 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "map: Prøvekort (7 plates"));
