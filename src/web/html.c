@@ -210,13 +210,22 @@ void web_time(struct ord_buf *b, int64_t at, int how, int64_t now)
 	struct ord_buf when = ORD_BUF_INIT;
 
 	ord_when_format(&when, at, NULL);
-	ord_buf_adds(b, how & WEB_TIME_COUNT ? "<time class=\"deadline utc\" datetime=\""
-					     : "<time class=\"utc\" datetime=\"");
+	ord_buf_adds(b, how & WEB_TIME_COUNT    ? "<time class=\"deadline utc\" datetime=\""
+			: how & WEB_TIME_SECOND ? "<time class=\"utc second\" datetime=\""
+						: "<time class=\"utc\" datetime=\"");
 	web_esc(b, when.buf);
 	if (how & WEB_TIME_COUNT)
 		ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld", (long long)at, (long long)now);
 	ord_buf_adds(b, "\">");
-	if (how & (WEB_TIME_READ | WEB_TIME_COUNT))
+	if (how & WEB_TIME_SECOND) {
+		time_t t = (time_t)at;
+		struct tm tm;
+		char shown[32];
+
+		gmtime_r(&t, &tm);
+		strftime(shown, sizeof(shown), "%H:%M:%S UTC", &tm);
+		web_esc(b, shown);
+	} else if (how & (WEB_TIME_READ | WEB_TIME_COUNT))
 		utc_shown(b, at);
 	else
 		web_esc(b, when.buf);

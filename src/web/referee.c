@@ -779,7 +779,15 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 			"aria-labelledby=\"confirm-title\"><h2 id=\"confirm-title\">");
 	if (!strcmp(a, "seal")) {
 		struct ord_buf lacking = ORD_BUF_INIT;
-		int missing = 0, late = st->deadline && (int64_t)time(NULL) > st->deadline;
+		/* the policy stands in from ord_game_seal_from on, not from
+		 * the deadline's next second: in a game made since (made=) the
+		 * second after the deadline still seals only by force (attack
+		 * 36), and this Yes carries it, saying from when it would not
+		 * need to */
+		int64_t now = ord_game_now(g);
+		int64_t from = st->deadline ? ord_game_seal_from(g, st->deadline) : 0;
+		int missing = 0, passed = st->deadline && now > st->deadline,
+		    late = st->deadline && now >= from;
 
 		ord_buf_addf(b,
 			     "Seal turn %d?</h2><p>Once sealed, no side can hand in or change "
@@ -819,8 +827,16 @@ static void confirm_card(struct referee *f, ord_game *g, const struct ord_game_s
 		 * sheet is sealed only by force, so this Yes carries it (it
 		 * offered a box left unticked, and its Yes was refused) */
 		if (missing && !late) {
-			ord_buf_adds(b, "<p>The deadline has not passed: Yes seals even though "
-					"a side has no sheet.</p><input type=\"hidden\" "
+			if (passed) {
+				ord_buf_adds(b, "<p>The deadline has passed, but the policy for a "
+						"missing sheet stands in only from ");
+				web_time(b, from, WEB_TIME_SECOND, now);
+				ord_buf_adds(b, ": Yes seals now even though a side has no sheet.</p>");
+			} else {
+				ord_buf_adds(b, "<p>The deadline has not passed: Yes seals even though "
+						"a side has no sheet.</p>");
+			}
+			ord_buf_adds(b, "<input type=\"hidden\" "
 					"name=\"force\" value=\"1\">"
 					"<div class=\"actions\"><button type=\"submit\">Yes, seal "
 					"without ");

@@ -301,6 +301,10 @@ void web_deadline(struct ord_buf *b, ord_game *g, int64_t until, int open);
  * beside each.  now is read only with WEB_TIME_COUNT. */
 #define WEB_TIME_READ 1
 #define WEB_TIME_COUNT 2
+/* WEB_TIME_SECOND: the time of day to the second, "18:00:02 UTC" (a time
+ * a second decides: the seal's confirmation, attack 36), its class
+ * "second" too, which the script gives to the second as well */
+#define WEB_TIME_SECOND 4
 void web_time(struct ord_buf *b, int64_t at, int how, int64_t now);
 /* Lines of diagnostics as a list, each "line:col" linking to the text
  * area with id area (NULL: no links). */

@@ -13,6 +13,7 @@ Each refusal is checked to have changed nothing.
 
 Environment: ORDERLY, SRC (CTest sets them).
 """
+import calendar
 import http.client
 import os
 import re
@@ -366,6 +367,7 @@ def main():
     suggested_event(work)
     record_kind(work)
     passphrase_blanks(work)
+    seal_second(work)
     event_blanks(work)
     event_labels(work)
     status_versions(work)
@@ -2346,6 +2348,57 @@ def record_kind(work):
            re.findall(r"<li><span><b>F1</b>.*?</li>", body))
     finally:
         srv.stop()
+
+
+def seal_second(work):
+    """The Seal's confirmation in the second after the deadline of a game
+    made since made= (attack 36): the policy for a missing sheet stands in
+    only from the deadline's second second (ord_game_seal_from), and the
+    seal refuses an unforced seal until then; the page said the deadline
+    had passed and offered a Yes the seal refused.  It says from when, to
+    the second, and its Yes seals by force as before the deadline.  The
+    game's clock is a fixed-dice game's test clock (ORDERLY_TEST_NOW)."""
+    games = os.path.join(work, "games-second")
+    os.makedirs(games)
+    g = W.make_game(games, "sc", extra=("--fixed-dice",))
+    W.run("submit", g, "--side", "allied", os.path.join(W.DEMO, "turn1-allied.txt"))
+    W.run("deadline", g, "2030-12-10T18:00Z")
+    deadline = calendar.timegm((2030, 12, 10, 18, 0, 0))
+
+    def card(now, press=False):
+        srv = W.Server(games, env=dict(os.environ, ORDERLY_TEST_NOW=str(now)))
+        try:
+            c = W.Client(srv.url)
+            c.login("sc", "referee")
+            form = hidden_fields(c.get("/g/sc/referee")[2], "seal")
+            before = log_len(g)
+            st, _, body = c.post("/g/sc/referee", form)
+            ok(st == 200 and 'id="confirm"' in body and log_len(g) == before,
+               "Seal at %d is asked to be confirmed, nothing done (%d)" % (now - deadline, st))
+            m = re.search(r'<section class="card confirm".*?</section>', body, re.S)
+            fields = hidden_fields(body, "confirm") or {}
+            if press:
+                st, _, done = c.post("/g/sc/referee", fields)
+                ok(st == 200 and "The turn is sealed" in done and "(sealed)" in info(g),
+                   "its Yes seals (%d): %s" % (st, W.text_of(done)[:300]))
+            return (m.group(0) if m else ""), fields
+        finally:
+            srv.stop()
+
+    shown, fields = card(deadline + 2)
+    ok("stands in only from" not in shown and "force" not in fields and "Yes, seal turn 1" in shown,
+       "from the deadline's second second the policy stands in, no force: %s" % W.text_of(shown))
+    shown, fields = card(deadline)
+    ok("The deadline has not passed: Yes seals even though a side has no sheet." in shown and
+       fields.get("force") == "1", "in the deadline's own second it has not passed: %s" % W.text_of(shown))
+    shown, fields = card(deadline + 1, press=True)
+    ok('stands in only from <time class="utc second" datetime="2030-12-10T18:00:02Z">'
+       '18:00:02 UTC</time>: Yes seals now even though a side has no sheet.' in shown and
+       "The deadline has not passed" not in shown,
+       "in the deadline's next second the confirmation says from when the policy stands in: %s"
+       % W.text_of(shown))
+    ok(fields.get("force") == "1" and "Yes, seal without french" in shown,
+       "and its Yes seals by force (%r): %s" % (fields, W.text_of(shown)))
 
 
 def passphrase_blanks(work):

@@ -37,7 +37,10 @@
 		var local = document.createElement("span");
 		local.className = "local";
 		try {
-			local.textContent = " (your time: " + at.toLocaleString(undefined, {
+			/* a time of class "second" is to the second (the seal's
+			 * confirmation: web.h, WEB_TIME_SECOND) */
+			local.textContent = " (your time: " + at.toLocaleString(undefined, t.classList.contains("second") ? {
+				hour: "2-digit", minute: "2-digit", second: "2-digit", timeZoneName: "short"} : {
 				weekday: "short", day: "numeric", month: "short", hour: "2-digit",
 				minute: "2-digit", timeZoneName: "short"}) + ")";
 		} catch (e) {
