@@ -722,6 +722,55 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 			      p + 1, x->rs->phases[p], unchained.buf, host,
 			      *host == 'h' ? "; the host knows his chain: the phase's dice were known to him before its events, but for another side's link"
 					   : "");
+	/* some sides revealed, some were stood in for (attack 48): to a
+	 * side stood in for, the phase's dice are the word of the sides
+	 * that revealed and the referee together (a player who handed the
+	 * referee his key file, or a referee who plays that side, knew
+	 * every die before the close: the red team of 2026-12-07 chose an
+	 * artillery range so on copies, and every check held); to a side
+	 * that revealed, a link left out that its side could have revealed
+	 * was a choice the referee had, if that side's player gave it to
+	 * him: the key with it or with his stand-in, once the others' links
+	 * were in */
+	if (revealed && (late.len || unchained.len)) {
+		struct ord_buf who = ORD_BUF_INIT, stood_all = ORD_BUF_INIT;
+		size_t nlate = 0;
+
+		for (j = 0; j < x->sc.nsides; j++) {
+			const char *side = x->sc.sides[j].id;
+			const struct ord_rec_sheet *s = x->have_sealed ? x->sealed[j].sheet : NULL;
+			int has = 0;
+
+			for (k = 0; k < r->links.n; k++)
+				if (r->links.v[k].index == (int)p + 1 &&
+				    !strcmp(r->links.v[k].side, side))
+					has = 1;
+			if (has) {
+				ord_buf_addf(&who, "%s%s", who.len ? ", " : "", side);
+				continue;
+			}
+			ord_buf_addf(&stood_all, "%s%s", stood_all.len ? ", " : "", side);
+			nlate += s && s->has_witness;
+		}
+		ord_vout_note(x->v,
+			      "phase %zu (%s): only %s revealed a witness link, so its dice are keyed by %s link%s and the %s's chain alone (the %s stood in for %s at entry %lld, %lld s after the close by the log's own times): to %s they are no more than the word of %s and the %s together, who could know every die before the events were closed (a player who handed the %s his key file, or a %s who plays that side)",
+			      p + 1, x->rs->phases[p], who.buf, revealed > 1 ? "their" : "its",
+			      revealed > 1 ? "s" : "", host, host, stood_all.buf,
+			      (long long)res->seq, close ? (long long)(res->at - close->at) : 0LL,
+			      stood_all.buf, who.buf, host, host, host);
+		if (nlate)
+			ord_vout_note(x->v,
+				      "phase %zu (%s): to %s, the link%s of %s left out %s a choice the %s had, if %s player%s gave %s to him or held %s back at his word: the dice of %s link%s or of his stand-in, chosen once the link%s of %s %s in (%llu keys to pick from)",
+				      p + 1, x->rs->phases[p], who.buf, nlate > 1 ? "s" : "",
+				      late.buf, nlate > 1 ? "are" : "is", host,
+				      nlate > 1 ? "their" : "its", nlate > 1 ? "s" : "",
+				      nlate > 1 ? "them" : "it", nlate > 1 ? "them" : "it",
+				      nlate > 1 ? "their" : "its", nlate > 1 ? "s" : "",
+				      revealed > 1 ? "s" : "", who.buf, revealed > 1 ? "were" : "was",
+				      1ULL << (nlate < 63 ? nlate : 63));
+		ord_buf_release(&who);
+		ord_buf_release(&stood_all);
+	}
 	/* with no side's link, the phase's key is the stand-in's chain
 	 * alone, which he holds: he knew every die before he closed the
 	 * events (the red team of the thirty-eighth session) */

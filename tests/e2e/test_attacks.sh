@@ -1670,6 +1670,63 @@ expect_not_in "$OUT" "FAILED"
 expect_not_in "$OUT" "no line this orderly writes"
 note "47: a receipt's words are held to the sheet the game signed"
 
+# ------------------------------------------------------------ 48. a witnessed phase keyed by the referee's friend alone
+# blue's player hands the referee his key file (or the referee plays blue).
+# Red's link is not in: the referee stands in for red at once after the
+# close, and phase 2's dice are keyed by blue's link and his own chain.
+# On copies he closes the phase, derives blue's link from blue.key and
+# resolves with the stand-in: each artillery range he tries shows its die
+# before he records the real one.  Every check holds; red's verify said
+# only that red revealed no link in time.  It now says what the phase's
+# dice rest on, to red and to blue
+g=w48
+expect_exit 0 ord keygen $g.blue.key
+expect_exit 0 ord keygen $g.red.key
+expect_exit 0 ord new $g.game --scenario scenario.xml --witnessed --head $g.open.head
+expect_exit 0 ord submit $g.game --side blue --witness-key $g.blue.key "$BFIX/blue-1.txt"
+expect_exit 0 ord submit $g.game --side red --witness-key $g.red.key "$BFIX/red-1b.txt" --receipt-head $g.red.receipt
+expect_exit 0 ord seal $g.game --head $g.seal.head
+expect_exit 0 ord event $g.game move unit=B1 distance=2
+expect_exit 0 ord witness $g.game --close
+expect_exit 0 ord witness $g.game --side blue --key $g.blue.key
+expect_exit 0 ord witness $g.game --side red --key $g.red.key
+expect_exit 0 ord resolve $g.game --phase "$(phase_of $g.game)"
+# the referee's trials: the die of each range, known before the events
+try_range() {
+	cp $g.game $g.try.game
+	expect_exit 0 ord event $g.try.game fire unit=R1 target=B1 range=5
+	expect_exit 0 ord event $g.try.game artillery unit=B2 target=R1 range="$1"
+	expect_exit 0 ord witness $g.try.game --close
+	expect_exit 0 ord witness $g.try.game --side blue --key $g.blue.key
+	expect_exit 0 ord resolve $g.try.game --phase "$(phase_of $g.try.game)" --stand-in
+	sed -n 's/.*ball at [0-9.]* in\.: \(d6 [0-9]\).*/\1/p' <<<"$OUT"
+}
+DIE10=$(try_range 10)
+[[ "$DIE10" == "d6 "[1-6] ]] || fail "48: no die in the referee's trial: $DIE10"
+expect_exit 0 ord event $g.game fire unit=R1 target=B1 range=5
+expect_exit 0 ord event $g.game artillery unit=B2 target=R1 range=10
+expect_exit 0 ord witness $g.game --close --head $g.close-2.head
+expect_exit 0 ord witness $g.game --side blue --key $g.blue.key
+expect_exit 0 ord resolve $g.game --phase "$(phase_of $g.game)" --stand-in
+expect_in "$OUT" "ball at 10 in.: $DIE10,"
+for _ in 3 4 5; do
+	expect_exit 0 ord witness $g.game --close
+	expect_exit 0 ord witness $g.game --side blue --key $g.blue.key
+	expect_exit 0 ord witness $g.game --side red --key $g.red.key
+	expect_exit 0 ord resolve $g.game --phase "$(phase_of $g.game)" --empty
+done
+expect_exit 0 ord exchange $g.game --head $g.exchange.head
+export_bundle $g.game 1 $g.xml
+expect_exit 0 ord verify $g.xml --pubkey "$(pubkey $g.game)" --receipt $g.red.receipt \
+	--head $g.open.head --head $g.seal.head --head $g.close-2.head --head $g.exchange.head
+expect_in "$OUT" "verified: every check holds"
+expect_in "$OUT" "note: phase 2 (fire): only blue revealed a witness link, so its dice are keyed by its link and the referee's chain alone (the referee stood in for red at entry "
+expect_in "$OUT" "to red they are no more than the word of blue and the referee together, who could know every die before the events were closed"
+expect_in "$OUT" "note: phase 2 (fire): to blue, the link of red left out is a choice the referee had"
+expect_exit 0 ord audit $g.game
+expect_in "$OUT" "phase 2 (fire): only blue revealed a witness link"
+note "48: a witnessed phase keyed by one side's link and the referee's chain is said so, to each side"
+
 # ------------------------------------------------------------ verify with the heads of earlier turns
 
 opened two.game

@@ -243,6 +243,19 @@ expect_in "$OUT" "the head you kept of turn 1's close (entry $CLOSE1): matches"
 NONE3="phase 3 (fire-morale): no side revealed a witness link: its dice are keyed by the referee's own chain alone, which he held before he closed the phase's events, so he could know every die of it first: the witnessed dice prove no more of this phase than the dice of a game without them"
 expect_in "$OUT" "$NONE3"
 expect_not_in "$OUT" "phase 2 (fire): no side revealed"
+# phase 2: blue alone revealed (attack 48): to red, stood in for, its dice
+# are the word of blue and the referee together; to blue, red's link left
+# out was a choice the referee had, had red's player given it to him.
+# Phase 3 (no side revealed: its own note) and phases 1, 4 and 5 (both
+# revealed) say neither
+ONLY2="phase 2 (fire): only blue revealed a witness link, so its dice are keyed by its link and the referee's chain alone (the referee stood in for red at entry "
+TRUST2="to red they are no more than the word of blue and the referee together, who could know every die before the events were closed (a player who handed the referee his key file, or a referee who plays that side)"
+CHOICE2="phase 2 (fire): to blue, the link of red left out is a choice the referee had, if its player gave it to him or held it back at his word: the dice of its link or of his stand-in, chosen once the link of blue was in (2 keys to pick from)"
+expect_in "$OUT" "$ONLY2"
+expect_in "$OUT" "$TRUST2"
+expect_in "$OUT" "$CHOICE2"
+! grep -E '^ *note: phase [1345] \([a-z-]*\): (only |to )' <<<"$OUT" ||
+	fail "a phase that was not phase 2 is said to rest on some sides' links"
 # an earlier orderly's close head still holds in an audit
 expect_exit 0 ord audit w.game --head old-close.head
 expect_in "$OUT" "clean"
@@ -267,6 +280,10 @@ expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head seal.hea
 expect_in "$OUT" "ok: replay: 5 phases replayed"
 expect_in "$OUT" "the head you kept of turn 1's close"
 expect_in "$OUT" "verified: every check holds"
+# red's verify says what phase 2's dice rest on (attack 48)
+expect_in "$OUT" "$ONLY2"
+expect_in "$OUT" "$TRUST2"
+expect_in "$OUT" "$CHOICE2"
 # the closes whose head he did not give are said not checked (finding 14)
 expect_in "$OUT" "  no --head of turn 1's close of phases 3, 4 and 5 (close-1-3.head, close-1-4.head, close-1-5.head): nothing shows their events were not recorded again after the links were revealed, to choose the dice"
 expect_in "$OUT" "  no --head of turn 1's opening (open-1.head): nothing shows"
