@@ -772,6 +772,14 @@ int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct or
  * not looked at); either buffer may be NULL. */
 int ord_game_report_both(ord_game *g, const struct ord_report_opts *o, struct ord_buf *text,
 			 struct ord_buf *xml);
+/* The report's text (o->xml is not looked at) written at fd's offset
+ * (name for messages) a piece of 64 KiB or so at a time as it is made,
+ * never held whole (a side's report of 100,000 units is 11.6 MB), *len
+ * the bytes written; byte for byte what ord_game_report gives.  Errors
+ * as ord_game_report's, and ORD_ECANTWRITE when the file cannot be
+ * written (what was written before it stays: the caller's to drop). */
+int ord_game_report_fd(ord_game *g, const struct ord_report_opts *o, int fd, const char *name,
+		       size_t *len);
 /* The language lang names for g's ruleset in *out: lang itself, the
  * ruleset's first for NULL, NULL for "all" (every language); ORD_EUSAGE
  * naming the languages it writes otherwise. */

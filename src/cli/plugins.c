@@ -241,12 +241,12 @@ void mail_out_release(struct mail_out *o)
 }
 
 int mail_compose_file(struct mail_out *out, int fd, const char *from, const char *rcpt,
-		      const char *subject, const char *body, const char *in_reply_to,
-		      const char *references, const char *game, const struct mail_attach *att,
-		      size_t natt)
+		      const char *subject, const char *body, int text_fd, size_t text_len,
+		      const char *in_reply_to, const char *references, const char *game,
+		      const struct mail_attach *att, size_t natt)
 {
-	return MIME->compose_file(out, fd, from, rcpt, subject, body, in_reply_to, references, game,
-				  att, natt);
+	return MIME->compose_file(out, fd, from, rcpt, subject, body, text_fd, text_len,
+				  in_reply_to, references, game, att, natt);
 }
 
 /* ---- orderly-web.so ---- */

@@ -10,9 +10,11 @@
  * units as they stand: the game file's (ord_game_report_both, below) and
  * a verified bundle's (ord_bundle_verify_report), which must be the same.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/fog.h"
 #include "core/game.h"
@@ -24,8 +26,21 @@
  * referee's web page shows the one and reads lists from the other). */
 struct out {
 	struct ord_buf *text, *xml;
-	const char *lang; /* the reader's language (NULL: every one, in English) */
+	const char *lang;                 /* the reader's language (NULL: every one, in English) */
+	const struct ord_report_src *src; /* its piece: the text handed on */
+	int *err;                         /* the first error a piece gave */
 };
+
+/* The text handed on (src->piece) once it holds at least `least` bytes,
+ * and emptied; emptied too after an error, which stops the handing on. */
+static void put_piece(const struct out *o, size_t least)
+{
+	if (!o->text || !o->src->piece || !o->text->len || o->text->len < least)
+		return;
+	if (!*o->err)
+		*o->err = o->src->piece(o->src->piece_ud, o->text->buf, o->text->len);
+	ord_buf_reset(o->text);
+}
 
 /* The report's own words in the reader's language, where a ruleset writes
  * Danish (the Krigsspil's players read their units and results in it;
@@ -113,6 +128,7 @@ static void put_order(void *ud, unsigned line, const char *order)
 		ord_buf_add_name_line(o->text, order);
 		ord_buf_addch(o->text, '\n');
 	}
+	put_piece(o, ORD_REPORT_PIECE);
 }
 
 static void put_sheet(const struct ord_report_src *src, const struct out *o, const char *side,
@@ -189,6 +205,7 @@ static void put_unit(const struct ord_report_src *src, const struct out *o,
 		ord_buf_addch(o->text, '\n');
 	}
 	ord_buf_release(&d);
+	put_piece(o, ORD_REPORT_PIECE);
 }
 
 /* Event e (numbered event in the report) was recorded against the checks:
@@ -209,6 +226,7 @@ static void put_override(const struct out *o, const struct ord_event *e, int eve
 		ord_buf_add_shown(o->text, e->check ? e->check : "");
 		ord_buf_adds(o->text, ")\n");
 	}
+	put_piece(o, ORD_REPORT_PIECE);
 }
 
 static void put_results(const struct ord_report_src *src, const struct out *o, const char *side)
@@ -272,6 +290,7 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 			ord_buf_add_name_shown(o->text, text.buf ? text.buf : "");
 			ord_buf_addch(o->text, '\n');
 		}
+		put_piece(o, ORD_REPORT_PIECE);
 	}
 	for (i = 0, n = 0; overrides && i < ord_ctx_nevents(ctx); i++) {
 		const struct ord_event *e = ord_ctx_event(ctx, i);
@@ -355,6 +374,7 @@ static void put_voids(const struct ord_report_src *src, const struct out *o, con
 			ord_buf_add_shown(o->text, re->void_reason ? re->void_reason : "");
 			ord_buf_addch(o->text, '\n');
 		}
+		put_piece(o, ORD_REPORT_PIECE);
 	}
 	ord_buf_release(&one);
 }
@@ -402,6 +422,7 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 			}
 		}
 		ord_buf_release(&a);
+		put_piece(o, ORD_REPORT_PIECE);
 	}
 	for (i = 0; i < r->rolls.n; i++) {
 		const struct ord_rec_roll *ro = &r->rolls.v[i];
@@ -418,6 +439,7 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 			ord_buf_addf(o->text, "] %s #%d: d%d = %d%s\n", ro->purpose, ro->idx,
 				     ro->sides, ro->value, ro->fixed ? say(o->lang, " (fixed)") : "");
 		}
+		put_piece(o, ORD_REPORT_PIECE);
 	}
 }
 
@@ -463,6 +485,7 @@ static int put_pending(const struct ord_report_src *src, const struct out *o)
 		}
 		if (o->text)
 			ord_report_pending_line(o->text, it);
+		put_piece(o, ORD_REPORT_PIECE);
 	}
 out:
 	ord_diag_release(&d);
@@ -512,12 +535,13 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 	const struct ord_record *r = src->r;
 	struct ord_ctx *ctx = src->ctx;
 	const char *side = opts->side;
-	struct out o = { text, xml, NULL };
+	struct out o = { text, xml, NULL, src, NULL };
 	const char *lang;
 	int *met = NULL;
 	size_t i;
-	int err, revealed = src->state == ORD_TURN_EXCHANGED;
+	int err, piece_err = 0, revealed = src->state == ORD_TURN_EXCHANGED;
 
+	o.err = &piece_err;
 	if ((err = ord_report_lang(src->rs, opts->lang, &lang)) != 0 ||
 	    (err = ord_report_side_check(src, side)) != 0)
 		return err;
@@ -578,6 +602,8 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 		goto out;
 	if (xml)
 		ord_buf_adds(xml, "</report>\n");
+	put_piece(&o, 1); /* the rest */
+	err = piece_err;
 out:
 	free(met);
 	return err;
@@ -664,8 +690,11 @@ static int game_pending(void *ud, struct ord_ctx *ctx, struct ord_diag *d)
 	return 0;
 }
 
-int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct ord_buf *text,
-			 struct ord_buf *xml)
+/* The game file's report (ord_game_report_both), its text handed to
+ * piece as it is made when piece is not NULL. */
+static int game_report(ord_game *g, const struct ord_report_opts *opts, struct ord_buf *text,
+		       struct ord_buf *xml, int (*piece)(void *ud, const char *bytes, size_t n),
+		       void *piece_ud)
 {
 	struct ord_report_src src;
 	struct ord_store_turn t, cur;
@@ -687,6 +716,8 @@ int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct
 	src.nsides = g->nsides;
 	src.pending = game_pending;
 	src.pending_ud = g;
+	src.piece = piece;
+	src.piece_ud = piece_ud;
 	ord_record_init(&r);
 	/* a usage error before any reading */
 	if ((err = ord_report_lang(g->rs, opts->lang, &lang)) != 0 ||
@@ -727,5 +758,54 @@ out_free:
 	if (loaded)
 		ord_ctx_release(&ctx);
 	free(sides);
+	return err;
+}
+
+int ord_game_report_both(ord_game *g, const struct ord_report_opts *opts, struct ord_buf *text,
+			 struct ord_buf *xml)
+{
+	return game_report(g, opts, text, xml, NULL, NULL);
+}
+
+/* The report's text written to a file as it is made. */
+struct report_file {
+	int fd;
+	const char *name; /* for messages */
+	size_t len;       /* written so far */
+};
+
+static int report_piece(void *ud, const char *bytes, size_t n)
+{
+	struct report_file *f = ud;
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < n) {
+		w = write(f->fd, bytes + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return ord_error_set(ORD_ECANTWRITE, "cannot write '%s': %s", f->name,
+					     strerror(errno));
+		}
+		done += (size_t)w;
+	}
+	f->len += n;
+	return 0;
+}
+
+int ord_game_report_fd(ord_game *g, const struct ord_report_opts *opts, int fd, const char *name,
+		       size_t *len)
+{
+	struct ord_buf text = ORD_BUF_INIT;
+	struct report_file f = { fd, name, 0 };
+	int err;
+
+	*len = 0;
+	err = game_report(g, opts, &text, NULL, report_piece, &f);
+	ord_buf_release(&text);
+	*len = f.len;
 	return err;
 }

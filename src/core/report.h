@@ -40,7 +40,17 @@ struct ord_report_src {
 	 * out so far, as diagnostics into d (NULL: none to list) */
 	int (*pending)(void *ud, struct ord_ctx *ctx, struct ord_diag *d);
 	void *pending_ud;
+	/* the text handed on as it is made, in pieces of ORD_REPORT_PIECE
+	 * bytes or more (the last may be less), the buffer emptied after
+	 * each, so that a report of 100,000 units (11.6 MB) is never whole
+	 * in memory; a piece's error stops the report and is returned.  NULL:
+	 * the text held whole in the buffer given */
+	int (*piece)(void *ud, const char *bytes, size_t n);
+	void *piece_ud;
 };
+
+/* The least a piece of a report's text handed on holds (piece above). */
+#define ORD_REPORT_PIECE ((size_t)64 * 1024)
 
 /* The language lang names for rs in *out (ord_game_lang). */
 int ord_report_lang(const struct ord_ruleset *rs, const char *lang, const char **out);

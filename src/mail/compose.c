@@ -18,6 +18,7 @@
  * binary loads as orderly-mime.so when a command first reads or writes a
  * mail (mime.c, src/cli/plugins.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,21 +36,117 @@ void mail_out_release(struct mail_out *o)
 	memset(o, 0, sizeof(*o));
 }
 
-/* A reply may quote a player's line with a byte that is not UTF-8 (the
- * problem it reports): it goes out as U+FFFD, one for each such byte, so
- * the mail is the UTF-8 it says it is and the caret stays under it. */
-static GMimeObject *text_part(const char *body)
+/* A text part of the UTF-8 bytes of st as they are, labelled utf-8, in
+ * the transfer encoding that fits them (7bit, quoted-printable or
+ * base64).  Not g_mime_text_part_set_text, which turns a text whose
+ * characters are all Latin-1 (a Danish report's æ, ø and å) into
+ * ISO-8859-1 bytes that the label then calls UTF-8, and copies the text:
+ * st may read a file a piece at a time. */
+static GMimeObject *text_part_of(GMimeStream *st)
 {
 	GMimeTextPart *tp = g_mime_text_part_new_with_subtype("plain");
-	char *valid = g_utf8_make_valid(body, -1);
+	GMimeDataWrapper *w = g_mime_data_wrapper_new_with_stream(st, GMIME_CONTENT_ENCODING_DEFAULT);
 
-	g_mime_text_part_set_text(tp, valid);
-	g_free(valid);
+	g_mime_part_set_content(GMIME_PART(tp), w);
+	g_object_unref(w);
 	g_mime_text_part_set_charset(tp, "utf-8");
 	g_mime_part_set_content_encoding(GMIME_PART(tp),
 					 g_mime_part_get_best_content_encoding(GMIME_PART(tp),
 									       GMIME_ENCODING_CONSTRAINT_7BIT));
 	return GMIME_OBJECT(tp);
+}
+
+/* A reply may quote a player's line with a byte that is not UTF-8 (the
+ * problem it reports): it goes out as U+FFFD, one for each such byte, so
+ * the mail is the UTF-8 it says it is and the caret stays under it. */
+static GMimeObject *text_part(const char *body)
+{
+	char *valid = g_utf8_make_valid(body, -1);
+	GMimeStream *st = g_mime_stream_mem_new_with_buffer(valid, strlen(valid));
+	GMimeObject *part;
+
+	g_free(valid);
+	part = text_part_of(st);
+	g_object_unref(st);
+	return part;
+}
+
+/* 1 when the len bytes of the file open at fd are UTF-8 with no NUL,
+ * read a piece at a time (a character may span two); 0 when not, or
+ * when the file cannot be read. */
+static int file_utf8(int fd, size_t len)
+{
+	char buf[64 * 1024 + 4];
+	size_t off = 0, keep = 0, n, have;
+	const char *end;
+	ssize_t r;
+
+	while (off < len) {
+		n = len - off < sizeof(buf) - keep ? len - off : sizeof(buf) - keep;
+		r = pread(fd, buf + keep, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		off += (size_t)r;
+		have = keep + (size_t)r;
+		if (g_utf8_validate(buf, (gssize)have, &end)) {
+			keep = 0;
+			continue;
+		}
+		/* the start of a character the next piece ends, or no UTF-8 */
+		keep = have - (size_t)(end - buf);
+		if (off == len || keep > 3 || !*end ||
+		    g_utf8_get_char_validated(end, (gssize)keep) != (gunichar)-2)
+			return 0;
+		memmove(buf, end, keep);
+	}
+	return keep == 0;
+}
+
+/* The text part of body followed by the len bytes of the file open at
+ * fd (a turn report written there a piece at a time), read from the file
+ * as the mail is written, never whole in memory: the same part as
+ * text_part of the two as one string.  A file that is no UTF-8 is read
+ * whole and made valid as text_part makes a string. */
+static GMimeObject *text_part_file(const char *body, int fd, size_t len)
+{
+	GMimeStream *cat, *st;
+	GMimeObject *part;
+
+	if (!g_utf8_validate(body, -1, NULL) || !file_utf8(fd, len)) {
+		struct ord_buf whole = ORD_BUF_INIT;
+		size_t off = 0;
+		ssize_t r;
+
+		ord_buf_adds(&whole, body);
+		ord_buf_grow(&whole, len);
+		while (off < len) {
+			r = pread(fd, whole.buf + whole.len, len - off, (off_t)off);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break; /* what the file holds: the check of its length is the caller's */
+			off += (size_t)r;
+			whole.len += (size_t)r;
+		}
+		whole.buf[whole.len] = '\0';
+		part = text_part(whole.buf);
+		ord_buf_release(&whole);
+		return part;
+	}
+	cat = g_mime_stream_cat_new();
+	st = g_mime_stream_mem_new_with_buffer(body, strlen(body));
+	g_mime_stream_cat_add_source(GMIME_STREAM_CAT(cat), st);
+	g_object_unref(st);
+	/* the file holds the len bytes and nothing more (as attachment's) */
+	st = g_mime_stream_fs_new_with_bounds(fd, 0, -1);
+	g_mime_stream_fs_set_owner(GMIME_STREAM_FS(st), FALSE);
+	g_mime_stream_cat_add_source(GMIME_STREAM_CAT(cat), st);
+	g_object_unref(st);
+	part = text_part_of(cat);
+	g_object_unref(cat);
+	return part;
 }
 
 static GMimeObject *attachment(const struct mail_attach *a)
@@ -88,9 +185,9 @@ static GMimeObject *attachment(const struct mail_attach *a)
 
 /* The message built, written to st; the bytes written or -1. */
 static gint64 compose(struct mail_out *out, GMimeStream *st, const char *from, const char *rcpt,
-		      const char *subject, const char *body, const char *in_reply_to,
-		      const char *references, const char *game, const struct mail_attach *att,
-		      size_t natt)
+		      const char *subject, const char *body, int text_fd, size_t text_len,
+		      const char *in_reply_to, const char *references, const char *game,
+		      const struct mail_attach *att, size_t natt)
 {
 	GMimeMessage *msg = g_mime_message_new(TRUE);
 	GMimeObject *top, *text;
@@ -127,7 +224,7 @@ static gint64 compose(struct mail_out *out, GMimeStream *st, const char *from, c
 				 in_reply_to ? "auto-replied" : "auto-generated", NULL);
 	g_mime_object_set_header(GMIME_OBJECT(msg), "X-Orderly-Game", game, NULL);
 	g_mime_object_set_header(GMIME_OBJECT(msg), "Precedence", "bulk", NULL);
-	text = text_part(body);
+	text = text_fd >= 0 ? text_part_file(body, text_fd, text_len) : text_part(body);
 	if (natt) {
 		GMimeMultipart *mp = g_mime_multipart_new_with_subtype("mixed");
 		g_mime_multipart_add(mp, text);
@@ -159,16 +256,16 @@ void mail_compose(struct mail_out *out, const char *from, const char *rcpt, cons
 	GMimeStream *mem = g_mime_stream_mem_new();
 	GByteArray *arr;
 
-	compose(out, mem, from, rcpt, subject, body, in_reply_to, references, game, att, natt);
+	compose(out, mem, from, rcpt, subject, body, -1, 0, in_reply_to, references, game, att, natt);
 	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
 	ord_buf_add(&out->bytes, arr->data, arr->len);
 	g_object_unref(mem);
 }
 
 int mail_compose_file(struct mail_out *out, int fd, const char *from, const char *rcpt,
-		      const char *subject, const char *body, const char *in_reply_to,
-		      const char *references, const char *game, const struct mail_attach *att,
-		      size_t natt)
+		      const char *subject, const char *body, int text_fd, size_t text_len,
+		      const char *in_reply_to, const char *references, const char *game,
+		      const struct mail_attach *att, size_t natt)
 {
 	GMimeStream *fs = g_mime_stream_fs_new(fd);
 	struct stat st;
@@ -176,7 +273,8 @@ int mail_compose_file(struct mail_out *out, int fd, const char *from, const char
 
 	/* the descriptor stays the caller's */
 	g_mime_stream_fs_set_owner(GMIME_STREAM_FS(fs), FALSE);
-	n = compose(out, fs, from, rcpt, subject, body, in_reply_to, references, game, att, natt);
+	n = compose(out, fs, from, rcpt, subject, body, text_fd, text_len, in_reply_to, references,
+		    game, att, natt);
 	g_object_unref(fs);
 	/* what the file holds: GMime's count is of some parts' bytes, not
 	 * of every byte written */

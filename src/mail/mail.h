@@ -233,12 +233,14 @@ void mail_compose(struct mail_out *out, const char *from, const char *rcpt, cons
 /* mail_compose's message written into the file open at fd (at its
  * offset) rather than held in out->bytes, which stays empty: read a piece
  * at a time from the attachments' files, so that a mail attaching a
- * bundle is never whole in memory.  0, or -1 when the file cannot be
- * written (errno). */
+ * bundle is never whole in memory.  Its text is body followed by the
+ * first text_len bytes of the file open at text_fd (a turn report written
+ * there a piece at a time, read as the mail is written; text_fd < 0:
+ * body alone).  0, or -1 when the file cannot be written (errno). */
 int mail_compose_file(struct mail_out *out, int fd, const char *from, const char *rcpt,
-		      const char *subject, const char *body, const char *in_reply_to,
-		      const char *references, const char *game, const struct mail_attach *att,
-		      size_t natt);
+		      const char *subject, const char *body, int text_fd, size_t text_len,
+		      const char *in_reply_to, const char *references, const char *game,
+		      const struct mail_attach *att, size_t natt);
 void mail_out_release(struct mail_out *o);
 
 /* ---- mime.c: decode.c and compose.c as orderly-mime.so ---- */
@@ -247,7 +249,7 @@ void mail_out_release(struct mail_out *o);
  * orderly binary's functions of the same names call through it.  abi is
  * MAIL_MIME_ABI and build the build's ORD_BUILD_ID: a table of another
  * layout or build is refused at the load. */
-#define MAIL_MIME_ABI 3
+#define MAIL_MIME_ABI 4
 struct mail_mime {
 	unsigned abi;
 	const char *build;
@@ -263,11 +265,11 @@ struct mail_mime {
 			const char *body, const char *in_reply_to, const char *references,
 			const char *game, const struct mail_attach *att, size_t natt);
 	void (*out_release)(struct mail_out *o);
-	/* ABI 3 */
+	/* ABI 3; ABI 4 added text_fd and text_len */
 	int (*compose_file)(struct mail_out *out, int fd, const char *from, const char *rcpt,
-			    const char *subject, const char *body, const char *in_reply_to,
-			    const char *references, const char *game, const struct mail_attach *att,
-			    size_t natt);
+			    const char *subject, const char *body, int text_fd, size_t text_len,
+			    const char *in_reply_to, const char *references, const char *game,
+			    const struct mail_attach *att, size_t natt);
 };
 const struct mail_mime *mail_mime_plugin(void);
 
@@ -300,6 +302,12 @@ int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_
  * the players were told stays, and the mail says until when sheets are
  * taken now, and until when they were before.  What a hook calls. */
 int mail_deadline_change(ord_game *g, const struct ord_change *c, size_t *told);
+
+/* Once per process that may queue a turn's reports and bundles (tick,
+ * mail-in), before any: the C library's heap kept from growing by what
+ * the large blocks of one report leave free for the next (glibc's
+ * mmap threshold held at 128 KiB; nothing elsewhere). */
+void mail_heap_setup(void);
 
 /* Queue one mail to a party (its registered address); key NULL always,
  * else once.  Counts towards nothing: notices are not rate limited. */

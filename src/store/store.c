@@ -475,9 +475,19 @@ static int set_cache(sqlite3 *db)
 
 int ord_store_cache_for_scan(sqlite3 *db, int scan)
 {
+	if (!scan)
+		return set_cache(db);
+	/* inside a write (the mail judge's report and bundle mails, queued
+	 * in one transaction), the pages written so far are written to the
+	 * log first, where a spill would put them: a smaller cache drops
+	 * only clean pages, and a dirty one stays until it spills, so the
+	 * 16 MiB the mails before filled were held beside the scan's units
+	 * (at 100,000 units the report's 100 MB) */
+	if (!sqlite3_get_autocommit(db) && sqlite3_db_cacheflush(db) != SQLITE_OK)
+		return ord_store_error(db, "writing the pages changed so far to the log");
 	/* a pass that reads each row once gains nothing from holding the
 	 * file: SQLite's default cache, and the memory stays a constant */
-	return scan ? ord_store_exec(db, "PRAGMA cache_size = -2000") : set_cache(db);
+	return ord_store_exec(db, "PRAGMA cache_size = -2000");
 }
 
 /* The connection's settings, which write nothing to the file. */

@@ -85,7 +85,9 @@ int ord_store_error(sqlite3 *db, const char *what);
 /* Run SQL with no results (for fixed statements). */
 int ord_store_exec(sqlite3 *db, const char *sql);
 /* The page cache for a pass that reads every row once (scan: SQLite's
- * default), or back to the one set from the game's size. */
+ * default; inside a write transaction the pages it changed are written
+ * to the log first, so that the cache lets them go), or back to the one
+ * set from the game's size. */
 int ord_store_cache_for_scan(sqlite3 *db, int scan);
 /* A test-only pause point named point (store.c: ORDERLY_TEST_PAUSE_IN_TX),
  * for a step outside a transaction of the store (an export's writes):

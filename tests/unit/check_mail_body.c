@@ -2042,7 +2042,25 @@ struct attachments {
 	struct ord_buf names; /* every attachment's file name, one a line */
 	const char *want;     /* the one whose text is kept */
 	struct ord_buf text;
+	struct ord_buf *plain; /* when set: the mail's text part's bytes as
+				  sent, its transfer encoding undone, not
+				  its charset */
 };
+
+/* The content of part obj, its transfer encoding undone, in out. */
+static void part_bytes(GMimeObject *obj, struct ord_buf *out)
+{
+	GMimeDataWrapper *content = g_mime_part_get_content(GMIME_PART(obj));
+	GMimeStream *mem = g_mime_stream_mem_new();
+	GByteArray *arr;
+
+	if (content)
+		g_mime_data_wrapper_write_to_stream(content, mem);
+	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	ord_buf_reset(out);
+	ord_buf_add(out, (const char *)arr->data, arr->len);
+	g_object_unref(mem);
+}
 
 static void attachment_of(GMimeObject *parent, GMimeObject *obj, gpointer ud)
 {
@@ -2053,8 +2071,13 @@ static void attachment_of(GMimeObject *parent, GMimeObject *obj, gpointer ud)
 	GByteArray *arr;
 
 	(void)parent;
-	if (!GMIME_IS_PART(obj) || !(name = g_mime_part_get_filename(GMIME_PART(obj))))
+	if (!GMIME_IS_PART(obj))
 		return;
+	if (!(name = g_mime_part_get_filename(GMIME_PART(obj)))) {
+		if (a->plain && GMIME_IS_TEXT_PART(obj))
+			part_bytes(obj, a->plain);
+		return;
+	}
 	ord_buf_addf(&a->names, "%s\n", name);
 	if (strcmp(name, a->want) || !(content = g_mime_part_get_content(GMIME_PART(obj))))
 		return;
@@ -2166,7 +2189,7 @@ static void seal_now(const struct ord_keypair *kp)
  * mails nothing again. */
 START_TEST(test_seal_mail_sealed_head)
 {
-	struct attachments a = { ORD_BUF_INIT, "cross-sealed-1-blue.head", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-sealed-1-blue.head", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT;
 	unsigned char blue[32], red[32], pk[32];
 	char hex[65], want[400];
@@ -2247,7 +2270,7 @@ static void resolve_all(int exchange)
  * it is (it said both). */
 START_TEST(test_referee_bundle_seal_head)
 {
-	struct attachments a = { ORD_BUF_INIT, "cross-seal-1.head", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-seal-1.head", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT;
 
 	tick_at(T0);
@@ -2285,7 +2308,7 @@ static void judge_sql(const char *sql)
  * first tick after the file is put back. */
 START_TEST(test_bundle_refused_told_referee)
 {
-	struct attachments a = { ORD_BUF_INIT, "cross-turn-1.xml", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-turn-1.xml", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT;
 	char *all;
 
@@ -2438,7 +2461,7 @@ END_TEST
  * after it (the report then reads as exchanged). */
 START_TEST(test_report_file_and_diff)
 {
-	struct attachments a = { ORD_BUF_INIT, "cross-report-1-blue.txt", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-report-1-blue.txt", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT;
 	int late;
 
@@ -2480,6 +2503,88 @@ START_TEST(test_report_file_and_diff)
 }
 END_TEST
 
+/* A turn report of some 200 KiB, made into a file a piece at a time
+ * (ord_game_report_fd, 64 KiB pieces) and mailed from it: the mail's text
+ * below its first two lines and the attached file are each byte for byte
+ * the report ord_game_report holds in memory, and the text is labelled
+ * and written UTF-8.  The units' names are Latin-1 letters alone (æ, ø,
+ * Æ): GMime's set_text wrote such a text as ISO-8859-1 bytes under the
+ * label utf-8, which a mail reader showed as '?' (and this text's
+ * decoding as U+FFFD). */
+START_TEST(test_report_mail_in_pieces)
+{
+	struct ord_buf body = ORD_BUF_INIT, want = ORD_BUF_INIT, scen = ORD_BUF_INIT,
+		       plain = ORD_BUF_INIT;
+	struct attachments a = { ORD_BUF_INIT, "cross-report-1-blue.txt", ORD_BUF_INIT, &plain };
+	struct ord_create_opts co;
+	char path[1200], cmd[4000];
+	const char *line;
+	ord_game *g;
+	FILE *f;
+	int i;
+
+	/* the mail tests' game with 3,000 units of Blue's more */
+	ord_buf_adds(&scen, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			    "<scenario ruleset=\"battalion\">\n  <title>Crossroads by mail</title>\n"
+			    "  <nmr policy=\"hold\"/>\n"
+			    "  <mail address=\"orderly@judge.test\" referee=\"referee@club.test\"/>\n"
+			    "  <side id=\"blue\" name=\"Blue Army\" email=\"blue@club.test\"/>\n"
+			    "  <side id=\"red\" name=\"Red Army\" email=\"red@club.test\"/>\n");
+	for (i = 1; i <= 3000; i++)
+		ord_buf_addf(&scen,
+			     "  <unit id=\"B%d\" name=\"Æblerød fodfolk nr. %d\" side=\"blue\" "
+			     "kind=\"line_infantry\" formation=\"column\" figures=\"24\" class=\"C\" "
+			     "weapon=\"musket\"/>\n",
+			     i, i);
+	ord_buf_adds(&scen, "  <unit id=\"R1\" name=\"1st Red Foot\" side=\"red\" kind=\"line_infantry\" "
+			    "formation=\"line\" figures=\"24\" class=\"C\" weapon=\"musket\"/>\n"
+			    "</scenario>\n");
+	snprintf(path, sizeof(path), "%s/large.xml", jdir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_uint_eq(fwrite(scen.buf, 1, scen.len, f), scen.len);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s' '%s-wal' '%s-shm'", jgame, jgame, jgame);
+	ck_assert_int_eq(system(cmd), 0);
+	memset(&co, 0, sizeof(co));
+	co.fixed_dice = 1;
+	ck_assert_msg(ord_game_create(&g, jgame, path, &co) == 0, "%s", ord_error_last());
+	ord_game_free(g);
+
+	tick_at(T0);
+	seal_now(NULL);
+	tick_at(T0 + 60);
+	resolve_all(0);
+	tick_at(T0 + 120);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	ck_assert_msg(ord_game_report(g, "blue", 1, 0, &want) == 0, "%s", ord_error_last());
+	ord_game_free(g);
+	/* pieces: more than three, and Latin-1 letters alone beyond ASCII */
+	ck_assert_uint_gt(want.len, 3 * 64 * 1024);
+	ck_assert_in(want.buf, "Æblerød fodfolk nr. 2999");
+	for (i = 0; (size_t)i < want.len; i++)
+		ck_assert((unsigned char)want.buf[i] < 0x80 || (unsigned char)want.buf[i] == 0xC3 ||
+			  ((unsigned char)want.buf[i] & 0xC0) == 0x80);
+	newest_mail("blue@club.test", "turn report", &body, &a);
+	ck_assert_str_eq(a.names.buf, "cross-report-1-blue.txt\n");
+	ck_assert_uint_eq(a.text.len, want.len);
+	ck_assert(!memcmp(a.text.buf, want.buf, want.len));
+	line = strstr(body.buf, "\n\n");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_uint_eq(strlen(line + 2), want.len);
+	ck_assert(!memcmp(line + 2, want.buf, want.len));
+	/* the bytes sent are these, as UTF-8: not read as Latin-1 when they
+	 * are no UTF-8, as the judge reads a player's text */
+	ck_assert_uint_eq(plain.len, (size_t)(line + 2 - body.buf) + want.len);
+	ck_assert(!memcmp(plain.buf + plain.len - want.len, want.buf, want.len));
+	ord_buf_release(&body);
+	ord_buf_release(&want);
+	ord_buf_release(&scen);
+	ord_buf_release(&plain);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
 /* Witnessed dice: the seal mail says to give the sealed head to witness
  * --link-for, and the close mail's command names it as --receipt, filled
  * in (cross-sealed-1-blue.head), with why: a receipt shows the sheet stored,
@@ -2493,7 +2598,7 @@ END_TEST
  * they came. */
 START_TEST(test_close_mail_names_sealed_head)
 {
-	struct attachments a = { ORD_BUF_INIT, "cross-sealed-1-blue.head", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "cross-sealed-1-blue.head", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_create_opts co;
 	struct ord_keypair kp;
@@ -2631,7 +2736,7 @@ END_TEST
  * files so. */
 START_TEST(test_files_named_after_odd_game)
 {
-	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_create_opts co;
 	char *res;
@@ -2688,7 +2793,7 @@ END_TEST
 START_TEST(test_files_named_long_side)
 {
 	static const char side[] = "red_regiment_of_the_line_abcdefg";
-	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT, xml = ORD_BUF_INIT, to = ORD_BUF_INIT;
 	struct ord_create_opts co;
 	char scen[1200], buf[4096];
@@ -2744,7 +2849,7 @@ END_TEST
  * receipts were named. */
 START_TEST(test_files_named_before_upgrade)
 {
-	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT;
 	sqlite3 *db;
 	size_t n;
@@ -2821,7 +2926,7 @@ END_TEST
  * it from the first file its outbox names. */
 START_TEST(test_files_named_when_renamed)
 {
-	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT };
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT, NULL };
 	struct ord_buf body = ORD_BUF_INIT;
 	char cmd[8000], old[1200];
 	sqlite3 *db;
@@ -3001,6 +3106,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_bundle_refused_told_referee);
 	tcase_add_test(judge, test_bundle_refused_kept);
 	tcase_add_test(judge, test_report_file_and_diff);
+	tcase_add_test(judge, test_report_mail_in_pieces);
 	tcase_add_test(judge, test_files_named_after_odd_game);
 	tcase_add_test(judge, test_files_named_long_side);
 	tcase_add_test(judge, test_files_named_before_upgrade);
