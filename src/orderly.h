@@ -1385,8 +1385,10 @@ int ord_mail_queued_naming(ord_game *g, const char *key, const char *name);
  * transaction; once kept, it stays. */
 int ord_mail_files(ord_game *g, struct ord_buf *out, int *kept);
 int ord_mail_set_files(ord_game *g, const char *files);
-/* The bytes of the first mail queued, sent or not, that hold naming,
- * appended to bytes; *found 0 when none does. */
+/* What the first mail queued, sent or not, that holds naming holds from
+ * there on: naming and up to 998 bytes after it (a header's line at
+ * most), appended to bytes; *found 0 when none does.  The mails are read
+ * a piece at a time, never one whole (a bundle's is hundreds of MB). */
 int ord_mail_first_naming(ord_game *g, const char *naming, struct ord_buf *bytes, int *found);
 /* The state of the game file (ord_game_export_state) the mail judge's
  * export of turn's bundle was refused for, in state (*found 0: none

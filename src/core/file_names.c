@@ -194,7 +194,8 @@ static int kind_at(const char *s)
 }
 
 /*
- * What the first file named in bytes (a mail the judge queued) begins
+ * What the first file named in bytes (from a mail the judge queued, its
+ * first "filename=" on: ord_mail_first_naming) begins
  * with, in out: now (the game's name now, as file_game made it) when the
  * name begins with it or with a cut of it; "" when the name is a file's
  * own (open-3.head: an orderly before game-named files); else what comes

@@ -15,6 +15,8 @@
 
 /* A piece of a mail copied into or out of the outbox. */
 #define MAIL_PIECE ((size_t)64 * 1024)
+/* The longest line RFC 5322 lets a mail hold, but for its CRLF. */
+#define MAIL_LINE_MAX 998
 
 static const char *col_text(sqlite3_stmt *st, int i)
 {
@@ -297,6 +299,7 @@ struct holds {
 	size_t n, keep;
 	char *buf; /* the n - 1 bytes kept, then the piece */
 	int found;
+	size_t at; /* found: where s begins in the mail */
 };
 
 static int holds_piece(void *ud, const char *piece, size_t k, size_t off)
@@ -305,13 +308,13 @@ static int holds_piece(void *ud, const char *piece, size_t k, size_t off)
 	size_t have = h->keep + k;
 	char *p = h->buf, *end = h->buf + have;
 
-	(void)off;
 	memcpy(h->buf + h->keep, piece, k);
 	for (; (size_t)(end - p) >= h->n && (p = memchr(p, h->s[0], (size_t)(end - p))) &&
 	       (size_t)(end - p) >= h->n;
 	     p++)
 		if (!memcmp(p, h->s, h->n)) {
 			h->found = 1;
+			h->at = off - h->keep + (size_t)(p - h->buf);
 			return HOLDS_FOUND;
 		}
 	h->keep = have < h->n - 1 ? have : h->n - 1;
@@ -319,14 +322,17 @@ static int holds_piece(void *ud, const char *piece, size_t k, size_t off)
 	return 0;
 }
 
-/* *found 1 when mail id's bytes hold s (n bytes, n > 0) */
-static int blob_holds(sqlite3 *db, int64_t id, const char *s, size_t n, int *found)
+/* *found 1 when mail id's bytes hold s (n bytes, n > 0), *at where it
+ * first begins (at may be NULL) */
+static int blob_holds(sqlite3 *db, int64_t id, const char *s, size_t n, int *found, size_t *at)
 {
-	struct holds h = { s, n, 0, ord_xmalloc(MAIL_PIECE + n), 0 };
+	struct holds h = { s, n, 0, ord_xmalloc(MAIL_PIECE + n), 0, 0 };
 	int err = blob_pieces(db, "mail_outbox", id, "reading the outbox", holds_piece, &h);
 
 	free(h.buf);
 	*found = h.found;
+	if (at)
+		*at = h.at;
 	return err == HOLDS_FOUND ? 0 : err;
 }
 
@@ -355,7 +361,7 @@ int ord_store_mail_queued(sqlite3 *db, const char *key, const char *naming, int 
 		*found = 1;
 		return 0;
 	}
-	return blob_holds(db, id, naming, strlen(naming), found);
+	return blob_holds(db, id, naming, strlen(naming), found, NULL);
 }
 
 int ord_store_mail_files_get(sqlite3 *db, struct ord_buf *out, int *kept)
@@ -394,20 +400,40 @@ int ord_store_mail_files_set(sqlite3 *db, const char *files)
 int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf *bytes, int *found)
 {
 	sqlite3_stmt *st = NULL;
-	int err, rc;
+	sqlite3_blob *blob = NULL;
+	size_t at = 0, n = strlen(naming);
+	int err, rc = SQLITE_DONE, len, k;
 
 	*found = 0;
-	if ((err = ord_store_prepare(db, &st,
-				     "SELECT bytes FROM mail_outbox WHERE instr(bytes, ?1) > 0 ORDER BY id LIMIT 1")) !=
-	    0)
+	if (!n)
+		return 0;
+	/* each mail read a piece at a time, in the order queued, until one
+	 * holds it: instr() held each whole (a bundle's, hundreds of MB) */
+	if ((err = ord_store_prepare(db, &st, "SELECT id FROM mail_outbox ORDER BY id")) != 0)
 		return err;
-	sqlite3_bind_blob(st, 1, naming, (int)strlen(naming), SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*found = 1;
-		ord_buf_add(bytes, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
-	} else if (rc != SQLITE_DONE) {
+	while (!*found && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		if ((err = blob_holds(db, sqlite3_column_int64(st, 0), naming, n, found, &at)) != 0)
+			break;
+	if (!err && !*found && rc != SQLITE_DONE)
 		err = ord_store_error(db, "reading the outbox");
+	if (!err && *found) {
+		/* naming and what follows it, as far as a header's line goes */
+		if (sqlite3_blob_open(db, "main", "mail_outbox", "bytes",
+				      sqlite3_column_int64(st, 0), 0, &blob) != SQLITE_OK) {
+			err = ord_store_error(db, "reading the outbox");
+		} else {
+			len = sqlite3_blob_bytes(blob);
+			k = len - (int)at < (int)(n + MAIL_LINE_MAX) ? len - (int)at
+								     : (int)(n + MAIL_LINE_MAX);
+			ord_buf_grow(bytes, (size_t)k);
+			if (sqlite3_blob_read(blob, bytes->buf + bytes->len, k, (int)at) != SQLITE_OK) {
+				err = ord_store_error(db, "reading the outbox");
+			} else {
+				bytes->len += (size_t)k;
+				bytes->buf[bytes->len] = '\0';
+			}
+		}
+		sqlite3_blob_close(blob);
 	}
 	sqlite3_finalize(st);
 	return err;

@@ -489,8 +489,9 @@ int ord_store_mail_queued(sqlite3 *db, const char *key, const char *naming, int 
  * second set leaves the first). */
 int ord_store_mail_files_get(sqlite3 *db, struct ord_buf *out, int *kept);
 int ord_store_mail_files_set(sqlite3 *db, const char *files);
-/* The bytes of the first mail queued (sent or not) that hold naming,
- * appended to bytes; *found 0 when none does. */
+/* What the first mail queued (sent or not) that holds naming holds from
+ * there, naming and up to 998 bytes after it (a header's line), appended
+ * to bytes; *found 0 when none does.  Each mail read a piece at a time. */
 int ord_store_mail_first_naming(sqlite3 *db, const char *naming, struct ord_buf *bytes, int *found);
 int ord_store_mail_queue(sqlite3 *db, const char *key, const char *message_id, const char *rcpt,
 			 const void *bytes, size_t len, int64_t now);

@@ -1093,19 +1093,23 @@ END_TEST
 /* Whether a queued mail names a file is read from its bytes a piece at a
  * time (64 KiB, never the whole mail): the name is found wherever it lies,
  * across a piece's end too, and a name the mail does not hold, or holds
- * cut by its end, is not. */
+ * cut by its end, is not.  So is the first mail that names one
+ * (ord_mail_first_naming), which gives the name and what follows it. */
 START_TEST(test_queued_naming_in_pieces)
 {
 	static const size_t at[] = { 0, 65536 - 5, 65536 - 1, 65536, 2 * 65536 - 13, 200000 - 14 };
-	const char *name = "filename=x.txt"; /* 14 bytes */
-	char *bytes = malloc(200000), key[64], mid[64];
+	char *bytes = malloc(200000), key[64], mid[64], name[16];
+	struct ord_buf first = ORD_BUF_INIT;
 	ord_game *g;
-	size_t i;
-	int queued;
+	size_t i, want;
+	int queued, found;
 
 	ck_assert_ptr_nonnull(bytes);
 	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
 	for (i = 0; i <= sizeof(at) / sizeof(at[0]); i++) {
+		/* a name of 14 bytes each mail's own: the first mail holding
+		 * it is this one */
+		snprintf(name, sizeof(name), "filename=%c.txt", (int)('a' + i));
 		memset(bytes, 'f', 200000);
 		if (i < sizeof(at) / sizeof(at[0]))
 			memcpy(bytes + at[i], name, strlen(name));
@@ -1121,8 +1125,23 @@ START_TEST(test_queued_naming_in_pieces)
 			      "the name at %zu", i < sizeof(at) / sizeof(at[0]) ? at[i] : 0);
 		ck_assert(!ord_mail_queued_naming(g, key, "filename=y.txt"));
 		ck_assert(!ord_mail_queued_naming(g, "test/naming/none", name));
+		/* the first mail naming it, from the name on: the name and
+		 * a header's line after it at most, read a piece at a time */
+		ord_buf_reset(&first);
+		ck_assert_int_eq(ord_mail_first_naming(g, name, &first, &found), 0);
+		ck_assert_int_eq(found, i < sizeof(at) / sizeof(at[0]));
+		if (!found)
+			continue;
+		want = 200000 - at[i] < 14 + 998 ? 200000 - at[i] : 14 + 998;
+		ck_assert_uint_eq(first.len, want);
+		ck_assert(!memcmp(first.buf, name, 14));
+		ck_assert(!memcmp(first.buf + 14, bytes + at[i] + 14, want - 14));
 	}
+	ord_buf_reset(&first);
+	ck_assert_int_eq(ord_mail_first_naming(g, "filename=z.txt", &first, &found), 0);
+	ck_assert(!found && !first.len);
 	ord_game_free(g);
+	ord_buf_release(&first);
 	free(bytes);
 }
 END_TEST
