@@ -80,12 +80,13 @@ static int queue_to(ord_game *g, const char *side, const char *key, const char *
 	for (i = 0; i < natt && !att[i].in_file; i++)
 		held += att[i].len;
 	if (text_fd >= 0 || i < natt || held > MAIL_IN_MEMORY) {
-		/* an attachment in a file (a bundle), or a large mail (a turn
-		 * report, its text in the body and attached: 25 MB at 100,000
-		 * units): composed into a file of its own and copied into the
-		 * outbox a piece at a time (a bundle of 100,000 units is 156
-		 * MB), where in memory the mail was held three times over as
-		 * it was queued (GMime's stream, its copy, SQLite's record) */
+		/* an attachment in a file (a bundle), a text that goes on in
+		 * a file (a turn report, in the body and attached: 28 MB at
+		 * 100,000 units), or a large mail: composed into a file of
+		 * its own and copied into the outbox a piece at a time (a
+		 * bundle of 100,000 units is 156 MB), where in memory the
+		 * mail was held three times over as it was queued (GMime's
+		 * stream, its copy, SQLite's record) */
 		int fd = ord_game_temp_fd(g);
 
 		if (fd < 0) {
