@@ -152,7 +152,7 @@ static int made_ok(const char *v)
 			return 0;
 	return strncmp(v + 5, "13", 2) < 0 && strncmp(v + 5, "00", 2) > 0 &&
 	       strncmp(v + 8, "32", 2) < 0 && strncmp(v + 8, "00", 2) > 0 &&
-	       strcmp(v, ORD_GAME_MADE) >= 0;
+	       ord_canon_made_since_day(v, ORD_GAME_MADE);
 }
 
 int ord_canon_config_read(struct ord_canon_config *out, const char *body)
@@ -226,9 +226,15 @@ int ord_canon_config_read(struct ord_canon_config *out, const char *body)
 	return 0;
 }
 
+int ord_canon_made_since_day(const char *made, const char *date)
+{
+	/* both YYYY-MM-DD (made_ok): the text's order is the days' */
+	return made && strcmp(made, date) >= 0;
+}
+
 int ord_canon_made_since(const struct ord_canon_config *c, const char *date)
 {
-	return c->made && strcmp(c->made, date) >= 0;
+	return ord_canon_made_since_day(c->made, date);
 }
 
 void ord_canon_config_release(struct ord_canon_config *c)

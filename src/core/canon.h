@@ -57,6 +57,11 @@ struct ord_canon_config {
 #define ORD_GAME_MADE "2026-12-07"
 /* 1 when c's game says it was made by an orderly of date or later. */
 int ord_canon_made_since(const struct ord_canon_config *c, const char *date);
+/* The same of a game's made= as it holds it (NULL: a game made before,
+ * which logs none), or of the day an entry made with the game is dated
+ * (YYYY-MM-DD): the one place that decides "made since" (the seal's
+ * second, the verifier's checks by the game's age). */
+int ord_canon_made_since_day(const char *made, const char *date);
 /* The config of body (a "create" or "open" entry); ORD_EBADDATA if a field
  * is missing.  The strings are malloc'd: ord_canon_config_release. */
 int ord_canon_config_read(struct ord_canon_config *out, const char *body);

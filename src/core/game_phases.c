@@ -124,7 +124,7 @@ int64_t ord_game_seal_from(const ord_game *g, int64_t deadline)
 	 * unforced only from the second second on, and its verifier lets no
 	 * entry after such a seal run back to the deadline (verify.c,
 	 * check_seal_after) */
-	int since = g->made && strcmp(g->made, ORD_GAME_MADE) >= 0;
+	int since = ord_canon_made_since_day(g->made, ORD_GAME_MADE);
 
 	return deadline + (since ? 2 : 1);
 }

@@ -424,7 +424,7 @@ static void check_opening(struct vr *x)
 
 		if (gmtime_r(&tt, &tm))
 			strftime(day, sizeof(day), "%Y-%m-%d", &tm);
-		if (*day && strcmp(day, ORD_GAME_MADE) >= 0)
+		if (*day && ord_canon_made_since_day(day, ORD_GAME_MADE))
 			ord_vout_note(x->v,
 				      "the game's first opening (entry %lld), made with the game, is dated %s, on or after %s, since when orderly logs made= at a game's creation and in every opening, but it logs no made=: the game was made by another build (a referee's own, or an orderly of %s before the line), and is checked as an old game, the sheets' unseen characters and an opening without the roster's roots only noted (threat model, attacks 34 and 43)",
 				      (long long)e->seq, day, ORD_GAME_MADE, ORD_GAME_MADE);
