@@ -140,19 +140,18 @@ static int get_hex(unsigned char *out, size_t n, const char *body, const char *k
 	return ok ? 0 : -1;
 }
 
-/* made=DATE as an orderly writes it: YYYY-MM-DD, not before ORD_GAME_MADE */
+/* made=DATE as an orderly writes it: a day of the calendar, YYYY-MM-DD
+ * (the date reader of every time, when.c: 2027-02-30 is none), not before
+ * ORD_GAME_MADE */
 static int made_ok(const char *v)
 {
-	static const char form[] = "dddd-dd-dd";
+	int64_t day;
 
-	if (strlen(v) != sizeof(form) - 1)
+	if (ord_date_parse(&day, v) != 0) {
+		ord_error_clear(); /* the entry's message says it */
 		return 0;
-	for (size_t i = 0; form[i]; i++)
-		if (form[i] == 'd' ? v[i] < '0' || v[i] > '9' : v[i] != form[i])
-			return 0;
-	return strncmp(v + 5, "13", 2) < 0 && strncmp(v + 5, "00", 2) > 0 &&
-	       strncmp(v + 8, "32", 2) < 0 && strncmp(v + 8, "00", 2) > 0 &&
-	       ord_canon_made_since_day(v, ORD_GAME_MADE);
+	}
+	return ord_canon_made_since_day(v, ORD_GAME_MADE);
 }
 
 int ord_canon_config_read(struct ord_canon_config *out, const char *body)

@@ -36,6 +36,11 @@ const char *ord_resource_installed(const char *name);
 struct ord_ruleset;
 const char *ord_ruleset_tables_name(const struct ord_ruleset *rs);
 
+/* A date alone, YYYY-MM-DD, read as when.c reads a time's (W3: 1970 to
+ * 9999, a day its month has): its midnight UTC in unix seconds; else
+ * ORD_EUSAGE saying what was expected.  A game's made= (canon.c). */
+int ord_date_parse(int64_t *out, const char *text);
+
 /* Read a whole regular file (max_len bytes at most).  Errors: ORD_ENOFILE
  * (missing), ORD_EBADDATA (a directory, too large). *out is NUL-terminated. */
 int ord_read_file(char **out, size_t *len, const char *path, size_t max_len);

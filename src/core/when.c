@@ -93,6 +93,36 @@ static int64_t days_from_civil(int y, int m, int d)
 	return era * 146097 + doe - 719468;
 }
 
+/* A calendar date, YYYY-MM-DD, at *p (moved past it): W3's years, a month
+ * of the year and a day its month has (2027-02-29 is none).  The one
+ * reader of a date, a time's and a date's alone. */
+static int read_date(const char **p, int *y, int *mo, int *d)
+{
+	static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap;
+
+	if (!digits(p, 4, y) || *(*p)++ != '-' || !digits(p, 2, mo) || *(*p)++ != '-' ||
+	    !digits(p, 2, d))
+		return 0;
+	if (*y < 1970 || *y > 9999 || *mo < 1 || *mo > 12)
+		return 0;
+	leap = (*y % 4 == 0 && *y % 100 != 0) || *y % 400 == 0;
+	return *d >= 1 && *d <= mdays[*mo - 1] + (*mo == 2 && leap);
+}
+
+int ord_date_parse(int64_t *out, const char *text)
+{
+	const char *p = text;
+	int y, mo, d;
+
+	if (!read_date(&p, &y, &mo, &d) || *p)
+		return ord_error_set(ORD_EUSAGE,
+				     "bad date '%.40s' (expected YYYY-MM-DD, a day of the calendar from 1970 to 9999)",
+				     text);
+	*out = days_from_civil(y, mo, d) * 86400;
+	return 0;
+}
+
 int ord_zone_check(const char *zone)
 {
 	const char *dir = getenv("TZDIR");
@@ -347,9 +377,8 @@ static int bad_time(const char *what, const char *text)
 
 static int when_parse(int64_t *out, const char *text, int64_t now, int exact, const char *what)
 {
-	static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	const char *p = text;
-	int y, mo, d, h, mi, sec = 0, oh = 0, om = 0, sign = 0, leap;
+	int y, mo, d, h, mi, sec = 0, oh = 0, om = 0, sign = 0;
 	int64_t t, rel;
 	int err;
 
@@ -365,18 +394,14 @@ static int when_parse(int64_t *out, const char *text, int64_t now, int exact, co
 		*out = now + rel;
 		return 0;
 	}
-	if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) || *p++ != '-' ||
-	    !digits(&p, 2, &d) || (*p != 'T' && *p != 't' && *p != ' '))
+	if (!read_date(&p, &y, &mo, &d) || (*p != 'T' && *p != 't' && *p != ' '))
 		return bad_time(what, text);
 	p++;
 	if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi))
 		return bad_time(what, text);
 	if (*p == ':' && (p++, !digits(&p, 2, &sec)))
 		return bad_time(what, text);
-	if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || h > 23 || mi > 59 || sec > 59)
-		return bad_time(what, text);
-	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-	if (d < 1 || d > mdays[mo - 1] + (mo == 2 && leap))
+	if (h > 23 || mi > 59 || sec > 59)
 		return bad_time(what, text);
 	if (*p == 'Z' || *p == 'z') {
 		p++;

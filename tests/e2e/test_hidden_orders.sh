@@ -197,8 +197,10 @@ expect_not_in "$OUT" "made by another build"
 expect_not_in "$OUT" "BROKEN"
 
 # ---- a made= no orderly writes: a day before made= came (the game would
-# pass for an old one), or junk: the audit fails it, the game refuses it
-for bad in 2000-01-01 2026-12-06 2026-13-07 ABCDEFGHIJ; do
+# pass for an old one), a day no calendar has (read by the date reader of
+# every time, when.c: February's 29th of a year not leap, April's 31st),
+# or junk: the audit fails it, the game refuses it
+for bad in 2000-01-01 2026-12-06 2026-13-07 2027-02-29 2027-02-30 2027-04-31 ABCDEFGHIJ; do
 	rm -f bad.orderly*
 	expect_exit 0 ord new bad.orderly --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
 	sql bad.orderly "UPDATE log SET body = replace(body, 'made=2026-12-07', 'made=$bad') WHERE kind IN ('create', 'open')"
@@ -210,4 +212,11 @@ for bad in 2000-01-01 2026-12-06 2026-13-07 ABCDEFGHIJ; do
 	expect_exit 65 ord submit bad.orderly --side danske hold.txt
 	expect_eq "$(sql bad.orderly "SELECT count(*) FROM sheet")" 0 "sheets of a game with made=$bad"
 done
+# ... and a leap year's February 29th is a day
+rm -f leap.orderly*
+expect_exit 0 ord new leap.orderly --scenario "$KS/scenario.xml" --tables "$KS/map.xml"
+sql leap.orderly "UPDATE log SET body = replace(body, 'made=2026-12-07', 'made=2028-02-29') WHERE kind IN ('create', 'open')"
+"$FORGE" rechain leap.orderly || fail "ord_forge rechain leap.orderly"
+expect_exit 0 ord audit leap.orderly
+expect_not_in "$OUT" "BROKEN"
 note "ok"

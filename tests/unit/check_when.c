@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/common.h"
 #include "orderly.h"
 
 #define NOW 1796000000 /* 2026-11-30T00:53:20Z */
@@ -91,6 +92,52 @@ START_TEST(test_forms)
 				 "'+0m' is now, not later (expected a time from now: +90m, +48h, +2d, +1w)");
 		ck_assert_int_eq(ord_when_parse_as(&t, "+1h", NOW, "deadline"), 0);
 		ck_assert_int_eq(t, NOW + 3600);
+	}
+}
+END_TEST
+
+/* A date alone (a game's made=) read as a time's date is: a day of the
+ * calendar, or refused saying what was expected. */
+START_TEST(test_date)
+{
+	static const struct {
+		const char *text;
+		long long want; /* -1: refused */
+	} cases[] = {
+		{ "2026-12-07", 1796601600 }, { "1970-01-01", 0 },
+		{ "2028-02-29", 1835395200 },                       /* a leap year */
+		{ "2000-02-29", 951782400 },                        /* a fourth century: leap */
+		{ "2027-02-29", -1 },         { "2100-02-29", -1 }, /* a century: not leap */
+		{ "2026-02-31", -1 },         { "2027-04-31", -1 },
+		{ "2026-12-32", -1 },         { "2026-13-01", -1 },
+		{ "2026-00-10", -1 },         { "2026-12-00", -1 },
+		{ "1969-12-31", -1 },         { "2026-12-7", -1 },
+		{ "2026-12-07T18:00Z", -1 },  { "2026-12-07 ", -1 },
+		{ " 2026-12-07", -1 },        { "", -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(cases); i++) {
+		int64_t t = -1;
+		int rc = ord_date_parse(&t, cases[i].text);
+
+		if (cases[i].want >= 0) {
+			ck_assert_msg(rc == 0, "'%s': %s", cases[i].text, ord_error_last());
+			ck_assert_msg(t == cases[i].want, "'%s': %lld, expected %lld",
+				      cases[i].text, (long long)t, cases[i].want);
+		} else {
+			ck_assert_msg(rc == ORD_EUSAGE, "'%s' accepted as %lld", cases[i].text,
+				      (long long)t);
+			ck_assert_msg(strstr(ord_error_last(), "expected YYYY-MM-DD") != NULL,
+				      "'%s': %s", cases[i].text, ord_error_last());
+		}
+	}
+	/* a time's date is read so too */
+	{
+		int64_t t = 0;
+		ck_assert_int_eq(ord_when_parse(&t, "2027-02-29T18:00Z", NOW), ORD_EUSAGE);
+		ck_assert_int_eq(ord_when_parse(&t, "2028-02-29T18:00Z", NOW), 0);
+		ck_assert_int_eq(t, 1835395200 + 18 * 3600);
 	}
 }
 END_TEST
@@ -343,6 +390,7 @@ Suite *ord_test_suite(void)
 	TCase *tc = tcase_create("when");
 
 	tcase_add_test(tc, test_forms);
+	tcase_add_test(tc, test_date);
 	tcase_add_test(tc, test_clock_changes);
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_schedule_text);
