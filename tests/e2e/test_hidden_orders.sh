@@ -195,6 +195,27 @@ strip_made "$OLD"
 expect_exit 0 ord audit "$OLD"
 expect_not_in "$OUT" "made by another build"
 expect_not_in "$OUT" "BROKEN"
+# ... and a player's verify of turn 1's bundle says the same of each,
+# offline: the game made today that logs no made= noted, and verified (it
+# is checked as an old game, not failed); the old game not named
+# played_out GAME: turn 1 sealed with nobody's sheets, resolved,
+# exchanged (its head GAME.head) and exported (GAME-1.xml); its key in KEY
+played_out() {
+	expect_exit 0 ord seal "$1" --force
+	resolve_rest "$1"
+	expect_exit 0 ord exchange "$1" --head "$1.head"
+	expect_exit 0 ord export "$1" --turn 1 -o "$1-1.xml"
+	KEY=$(ord info "$1" | sed -n 's/^key: *//p')
+}
+played_out "$M"
+expect_exit 0 ord verify "$M-1.xml" --pubkey "$KEY" --head "$M.head"
+expect_line "$OUT" "^verified: every check holds$"
+expect_in "$OUT" "  $(unsaid "$TODAY")"
+expect_not_in "$OUT$ERR" "FAILED"
+played_out "$OLD"
+expect_exit 0 ord verify "$OLD-1.xml" --pubkey "$KEY" --head "$OLD.head"
+expect_line "$OUT" "^verified: every check holds$"
+expect_not_in "$OUT$ERR" "made by another build"
 
 # ---- a made= no orderly writes: a day before made= came (the game would
 # pass for an old one), a day no calendar has (read by the date reader of
