@@ -1291,6 +1291,14 @@ START_TEST(test_refusal_caret_in_characters)
 	ck_assert_in(r, "\n    B1 ↑ 1/4 @X9\n             ^\n");
 	free(res);
 	free(r);
+	/* a reply whose every character Latin-1 holds goes out as the UTF-8
+	 * it says it is (GMime had made it Latin-1 under the label utf-8) */
+	res = mail_to_judge("blue", "orders", NULL, BLUE_PASS "ORDERS\nB1 H @Jæger\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "line 1, col 4: unit 'B1': unknown code 'H'");
+	ck_assert_in(r, "\n    B1 H @Jæger\n       ^\n");
+	free(res);
+	free(r);
 
 	ck_assert_ptr_nonnull(
 		f = fopen(ORD_SOURCE_DIR "/rulesets/krigsspil/examples/scenario.xml", "r"));
