@@ -33,6 +33,21 @@ void ord_name_skeleton(struct ord_buf *out, const char *s);
 void ord_buf_add_name_shown(struct ord_buf *b, const char *s);
 /* The same on one line: a newline shown as \n (a name on a web page). */
 void ord_buf_add_name_line(struct ord_buf *b, const char *s);
+/* The character at p (p < end) as ord_buf_add_name_line shows it, appended
+ * to b: escaped when ord_name_char_hidden names it (\u202e, \x85; a tab
+ * \t, a byte that is no UTF-8 \xff), else as it is.  Returns the bytes
+ * of p it took (1 for a byte that is no UTF-8), and in *cols the columns a
+ * fixed-width font gives what was appended: what lets a caret be put under
+ * a character of a line shown so (the mail judge's quote of a sheet). */
+size_t ord_buf_add_name_char(struct ord_buf *b, const unsigned char *p, const unsigned char *end,
+			     unsigned *cols);
+/* The columns a fixed-width font (a mail reader's, a terminal's) gives the
+ * character c written as it is: none for a character ord_name_char_hidden
+ * names, a combining mark and a variation selector; two for a wide one
+ * (East Asian Width W or F: CJK, the fullwidth forms, emoji); else one.
+ * From Unicode's tables (text_shown.c), not the C library's wcwidth,
+ * whose answer depends on the process's locale. */
+unsigned ord_char_columns(uint32_t c);
 /* Append s quoted ('...') as ord_buf_add_quoted does, at most max
  * characters, but every character ord_name_char_hidden names escaped, a
  * newline too (\n): a name in a message, `new`'s refusal of it and the

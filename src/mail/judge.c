@@ -207,6 +207,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/lookalike.h"
 #include "mail/mail.h"
 
 struct judge {
@@ -512,62 +513,48 @@ static void when(ord_game *g, struct ord_buf *out, int64_t t)
 	ord_when_format(out, t, NULL);
 }
 
-/* The columns a mail reader gives c in a fixed-width font: none for a
- * combining mark (an NFD sheet's e and U+0301 are one é, which the sheet
- * reader counts as two characters) and an invisible format character
- * (zero-width, bidirectional, the BOM, a variation selector), else one. */
-static unsigned shown_width(uint32_t c)
-{
-	return (c >= 0x300 && c <= 0x36F) || (c >= 0x1AB0 && c <= 0x1AFF) ||
-			       (c >= 0x1DC0 && c <= 0x1DFF) || (c >= 0x20D0 && c <= 0x20FF) ||
-			       (c >= 0xFE20 && c <= 0xFE2F) || (c >= 0x200B && c <= 0x200F) ||
-			       (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
-			       (c >= 0x2066 && c <= 0x2069) || (c >= 0xFE00 && c <= 0xFE0F) ||
-			       c == 0xFEFF
-		       ? 0
-		       : 1;
-}
-
 void mail_quote_at(struct ord_buf *out, const char *line, size_t len, unsigned col)
 {
-	const unsigned char *p = (const unsigned char *)line, *e = p + len, *cut = p;
-	unsigned n = 0, w;
-	uint32_t c;
+	const unsigned char *p = (const unsigned char *)line, *e = p + len;
+	struct ord_buf pad = ORD_BUF_INIT;
+	unsigned n = 0, w, under = 0;
 	size_t k;
 
-	/* at most MAIL_QUOTE_MAX characters, cut between two of them */
-	while (cut < e && n < MAIL_QUOTE_MAX) {
-		k = ord_utf8_decode(cut, e, &c);
-		cut += k ? k : 1;
-		n++;
-	}
-	ord_buf_addf(out, "    %.*s\n", (int)(cut - p), line);
-	/* a column just past the line's end (a word missing there) too */
-	if (!col || col > n + (cut == e))
-		return;
+	/* each character as the reports show it (ord_buf_add_name_char: an
+	 * override or a zero-width space escaped, \u202e, never acted on by
+	 * the reader's program; a byte that is no UTF-8 as \xff), at most
+	 * MAIL_QUOTE_MAX of them, cut between two.  col counts characters as
+	 * the sheet reader does (every byte but a continuation byte begins
+	 * one); under each before it as many blanks as it is shown wide
+	 * (ord_char_columns: a combining mark none, a CJK character two, an
+	 * escape its length), a tab kept and a tab under it */
 	ord_buf_adds(out, "    ");
-	/* col counts characters as the sheet reader does (every byte but a
-	 * continuation byte begins one); what is under each is padded by
-	 * what a reader sees of it: a tab by a tab, a byte that is no UTF-8
-	 * by one column (compose.c sends it as U+FFFD) */
-	for (n = 1; p < cut; p += k) {
-		k = ord_utf8_decode(p, cut, &c);
-		if (!k) {
-			if ((*p & 0xC0) != 0x80 && n++ == col)
-				break;
-			k = 1;
-			ord_buf_addch(out, ' ');
-			continue;
-		}
-		if (n++ == col)
+	while (p < e) {
+		int begins = (*p & 0xC0) != 0x80;
+		if (begins && ++n > MAIL_QUOTE_MAX) {
+			n--;
 			break;
-		if (c == '\t')
+		}
+		if (begins && n == col)
+			under = 1;
+		if (*p == '\t') {
 			ord_buf_addch(out, '\t');
-		else
-			for (w = shown_width(c); w; w--)
-				ord_buf_addch(out, ' ');
+			k = 1;
+			w = 0;
+			if (!under)
+				ord_buf_addch(&pad, '\t');
+		} else {
+			k = ord_buf_add_name_char(out, p, e, &w);
+		}
+		for (; !under && w; w--)
+			ord_buf_addch(&pad, ' ');
+		p += k;
 	}
-	ord_buf_adds(out, "^\n");
+	ord_buf_addch(out, '\n');
+	/* a column just past the line's end (a word missing there) too */
+	if (col && col <= n + (p == e))
+		ord_buf_addf(out, "    %s^\n", pad.len ? pad.buf : "");
+	ord_buf_release(&pad);
 }
 
 /* A problem (or a warning, before which `before` is written) at the
@@ -577,13 +564,23 @@ static void put_item(struct judge *j, const struct ord_diag_item *it, const char
 	const char *sheet = j->b->sheet.buf;
 	unsigned line = it->line;
 	unsigned shown = line && line <= j->b->nlines ? j->b->lines[line - 1] : line;
+	struct ord_buf msg = ORD_BUF_INIT;
 
 	ord_buf_adds(&j->reply, before);
 	if (line)
 		ord_buf_addf(&j->reply, "line %u, col %u: ", shown, it->col);
-	if (*it->unit && !ord_diag_names_unit(it))
-		ord_buf_addf(&j->reply, "unit '%s': ", it->unit);
-	ord_diag_item_format(&j->reply, it);
+	/* the unit as he wrote it and the message, which may quote his
+	 * words, shown as the quote below shows them: a character a reader
+	 * does not see or that turns what he reads escaped (attack 43), as
+	 * the command line escapes every line of a message */
+	if (*it->unit && !ord_diag_names_unit(it)) {
+		ord_buf_adds(&j->reply, "unit ");
+		ord_buf_add_name_quoted(&j->reply, it->unit, MAIL_QUOTE_MAX);
+		ord_buf_adds(&j->reply, ": ");
+	}
+	ord_diag_item_format(&msg, it);
+	ord_buf_add_name_line(&j->reply, msg.len ? msg.buf : "");
+	ord_buf_release(&msg);
 	ord_buf_addch(&j->reply, '\n');
 	if (line && line <= j->b->nlines) {
 		/* the line as he wrote it, and a caret under the column */

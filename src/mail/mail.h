@@ -197,8 +197,12 @@ const char *mail_cmd_name(enum mail_cmd c);
  * under a problem, indented and cut after MAIL_QUOTE_MAX characters, and
  * a line with a caret under its column col (from 1 to just past the
  * line's end; else none): col in characters, as every message counts
- * it, the caret placed by what a reader sees before it (an æ or a ↑ one
- * column, a combining mark none, a tab a tab). */
+ * it.  The line is shown as the reports show a sheet's words: a character
+ * a reader does not see or that turns what he reads escaped (\u202e,
+ * ord_buf_add_name_char), a byte that is no UTF-8 as \xff; the caret is
+ * placed by the columns of what is shown before it (an æ or a ↑ one, a
+ * combining mark none, a CJK character or an emoji two, an escape its
+ * length, a tab a tab: ord_char_columns). */
 #define MAIL_QUOTE_MAX 200
 void mail_quote_at(struct ord_buf *out, const char *line, size_t len, unsigned col);
 /* The arguments of a LINK line, "[[phase] P] HEX" (B6): the link's 32

@@ -485,12 +485,39 @@ START_TEST(test_caret_under_character)
 	ck_assert_quoted("B1 ↑", 6, "    B1 ↑\n");
 	ck_assert_quoted("B1 ↑", 0, "    B1 ↑\n");
 	/* an NFD é (e and U+0301, two characters the reader counts) is one
-	 * column, a tab a tab, a byte that is no UTF-8 one column (U+FFFD in
-	 * the mail), a stray continuation byte too though it begins none */
+	 * column, a tab a tab; a byte that is no UTF-8 is shown as the
+	 * reports show it, \xff (four columns), a stray continuation byte too
+	 * though it begins no character */
 	ck_assert_quoted("Le\xcc\x81ger → @X9", 10, "    Le\xcc\x81ger → @X9\n            ^\n");
 	ck_assert_quoted("B1\t↑ @X9", 6, "    B1\t↑ @X9\n      \t  ^\n");
-	ck_assert_quoted("B1 \xff @X9", 6, "    B1 \xff @X9\n         ^\n");
-	ck_assert_quoted("B1 ↑\x80 @X9", 6, "    B1 ↑\x80 @X9\n          ^\n");
+	ck_assert_quoted("B1 \xff @X9", 6, "    B1 \\xff @X9\n            ^\n");
+	ck_assert_quoted("B1 ↑\x80 @X9", 6, "    B1 ↑\\x80 @X9\n             ^\n");
+	/* a wide character (East Asian Width W or F: CJK, Hangul, the
+	 * fullwidth forms, an emoji) is two columns, whatever the locale */
+	ck_assert_quoted("漢字 XYZ", 4, "    漢字 XYZ\n         ^\n");
+	ck_assert_quoted("Ｂ1 @X9", 4, "    Ｂ1 @X9\n        ^\n");
+	ck_assert_quoted("B1 \xf0\x9f\x8f\x87 @X9", 6, "    B1 \xf0\x9f\x8f\x87 @X9\n          ^\n");
+	ck_assert_quoted("한 @X9", 3, "    한 @X9\n       ^\n");
+	/* under the wide character itself: the caret at its first column */
+	ck_assert_quoted("B1 漢 @X9", 4, "    B1 漢 @X9\n       ^\n");
+	/* a character a reader does not see or that turns what he reads (a
+	 * right-to-left override, a zero-width space, a C1 control, the BOM)
+	 * is quoted escaped as the reports show it, never as it is, and the
+	 * caret is under the column after its escape; a variation selector
+	 * (an emoji's form) is none */
+	ck_assert_quoted("B1 \xe2\x80\xae@X9 ↑", 5, "    B1 \\u202e@X9 ↑\n             ^\n");
+	ck_assert_quoted("B1\xe2\x80\x8b @X9", 5, "    B1\\u200b @X9\n             ^\n");
+	ck_assert_quoted("B1 \xc2\x9b"
+			 "2J @X9",
+			 8, "    B1 \\u009b2J @X9\n                ^\n");
+	ck_assert_quoted("\xef\xbb\xbf"
+			 "B1 @X9",
+			 5, "    \\ufeffB1 @X9\n             ^\n");
+	ck_assert_quoted("\xe2\x98\xba\xef\xb8\x8f @X9", 4,
+			 "    \xe2\x98\xba\xef\xb8\x8f @X9\n      ^\n");
+	/* the escape before the column is counted, the one at it not */
+	ck_assert_quoted("B1 \xe2\x80\xae", 4, "    B1 \\u202e\n       ^\n");
+	ck_assert_quoted("B1 \xe2\x80\xae", 5, "    B1 \\u202e\n             ^\n");
 	/* a long line is cut after MAIL_QUOTE_MAX characters, between two */
 	for (i = 0; i < MAIL_QUOTE_MAX + 50; i++)
 		ord_buf_adds(&big, "å");
@@ -1333,6 +1360,28 @@ START_TEST(test_refusal_caret_in_characters)
 	ck_assert_in(r, "line 3, col 25: unit 'Sjællandske Rytterrgt.': unknown symbol 'XYZ'");
 	ck_assert_in(r, "\n    Sjællandske Rytterrgt.: XYZ\n"
 			"                            ^\n");
+	free(res);
+	free(r);
+	/* an order whose words hold a right-to-left override (attack 43):
+	 * refused, and the line quoted back with the override escaped as the
+	 * reports show it, never as it is (it would turn the rest of the
+	 * line in the player's mail reader), and so the unit he wrote with
+	 * one */
+	res = mail_to_judge("danske", "ordrer", NULL,
+			    "Passphrase: hvid kokarde\nORDERS\n"
+			    "Slesvigske Jægerkorps: OD @\"1. Komp\xe2\x80\xae ynapmoK .2\" @\"3. Komp\"\n"
+			    "1. Komp\xe2\x80\xae: H\nEND\n");
+	r = last_reply();
+	ck_assert_in(r, "were NOT accepted");
+	ck_assert_in(r, "line 1, col 27: unit 'Slesvigske Jægerkorps': its target '1. Komp\\u202e "
+			"ynapmoK .2' holds the unseen character U+202E at character 8");
+	ck_assert_in(r, "\n    Slesvigske Jægerkorps: OD @\"1. Komp\\u202e ynapmoK .2\" @\"3. Komp\"\n"
+			"                              ^\n");
+	ck_assert_in(r, "line 2, col 1: unit '1. Komp\\u202e': the unit as written holds the unseen "
+			"character U+202E at character 8");
+	ck_assert_in(r, "\n    1. Komp\\u202e: H\n    ^\n");
+	ck_assert_in(r, "line 2, col 1: unknown unit '1. Komp\\u202e': expected one of side danske's units");
+	ck_assert_not_in(r, "\xe2\x80\xae");
 	free(res);
 	free(r);
 	ord_buf_release(&xml);
