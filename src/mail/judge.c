@@ -525,18 +525,19 @@ void mail_quote_at(struct ord_buf *out, const char *line, size_t len, unsigned c
 	 * the reader's program; a byte that is no UTF-8 as \xff), at most
 	 * MAIL_QUOTE_MAX of them, cut between two.  col counts characters as
 	 * the sheet reader does (every byte but a continuation byte begins
-	 * one); under each before it as many blanks as it is shown wide
-	 * (ord_char_columns: a combining mark none, a CJK character two, an
-	 * escape its length), a tab kept and a tab under it */
+	 * one; a stray continuation byte is at the column after the
+	 * characters before it, where the reader names it); under each before
+	 * it as many blanks as it is shown wide (ord_char_columns: a
+	 * combining mark none, a CJK character two, an escape its length), a
+	 * tab kept and a tab under it */
 	ord_buf_adds(out, "    ");
 	while (p < e) {
 		int begins = (*p & 0xC0) != 0x80;
-		if (begins && ++n > MAIL_QUOTE_MAX) {
-			n--;
+		if (begins && n + 1 > MAIL_QUOTE_MAX)
 			break;
-		}
-		if (begins && n == col)
+		if (n + 1 == col)
 			under = 1;
+		n += begins;
 		if (*p == '\t') {
 			ord_buf_addch(out, '\t');
 			k = 1;

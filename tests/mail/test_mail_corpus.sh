@@ -110,7 +110,9 @@ expect_in "$(latest_sheet)" "# a long line that a mail client wraps at the space
 check 25-invalid-utf8.eml blue "orders NOT accepted" 0
 expect_in "$BODY" "sheet rejected: 1 problem"
 expect_line "$BODY" "^line 1, col 6: invalid UTF-8 byte 0xbe \\(expected UTF-8 text\\)$"
-expect_line "$BODY" "^    B1 ↑ �$"
+# quoted as the reports show it (\xbe), the caret under it
+expect_line "$BODY" "^    B1 ↑ \\\\xbe$"
+expect_line "$BODY" "^         \\^$"
 check 26-cp1252-undefined.eml blue "orders NOT accepted" 0
 expect_line "$BODY" "^line 2, col 11: invalid UTF-8 byte 0x81 \\(expected UTF-8 text\\)$"
 expect_line "$BODY" "^    B1: ↑ 3/4$"

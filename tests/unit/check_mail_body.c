@@ -492,6 +492,10 @@ START_TEST(test_caret_under_character)
 	ck_assert_quoted("B1\t↑ @X9", 6, "    B1\t↑ @X9\n      \t  ^\n");
 	ck_assert_quoted("B1 \xff @X9", 6, "    B1 \\xff @X9\n            ^\n");
 	ck_assert_quoted("B1 ↑\x80 @X9", 6, "    B1 ↑\\x80 @X9\n             ^\n");
+	/* the caret under a stray continuation byte the reader names, at the
+	 * column after the characters before it */
+	ck_assert_quoted("B1 ↑ \xbe", 6, "    B1 ↑ \\xbe\n         ^\n");
+	ck_assert_quoted("B1 ↑\x80 @X9", 5, "    B1 ↑\\x80 @X9\n        ^\n");
 	/* a wide character (East Asian Width W or F: CJK, Hangul, the
 	 * fullwidth forms, an emoji) is two columns, whatever the locale */
 	ck_assert_quoted("漢字 XYZ", 4, "    漢字 XYZ\n         ^\n");
