@@ -1560,7 +1560,15 @@ static void reader_release(struct reader *rd)
 }
 
 /* The len bytes at off of the file at fd, again, into buf: *got of them
- * before its end. */
+ * before its end.  Not ord_fd_pieces, whose fold would change what this
+ * does: its callers read a run or a piece at any offset (the replay's
+ * runs, a piece of the scan's size, which a test sets small) straight into
+ * their own buffer, where the piece reader reads from the start through
+ * a 64 KiB buffer of its own; a file that ends early is no error here but
+ * a length each caller names in its own words ("it ends at byte N", a
+ * byte past the end that must not be there, read as none), where the
+ * piece reader fails it; and a read that fails is ORD_ENOFILE "cannot read
+ * it again", not ORD_ERROR. */
 static int pread_all(int fd, char *buf, size_t len, size_t off, const char *name, size_t *got)
 {
 	*got = 0;

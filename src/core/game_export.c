@@ -270,7 +270,6 @@ int ord_game_export_unchecked(ord_game *g, int turn, struct ord_buf *out)
 
 /* The signature's element and the document's end: their bytes. */
 #define SIG_TAIL (sizeof(ORD_BUNDLE_SIG_OPEN) - 1 + 128 + sizeof(ORD_BUNDLE_SIG_CLOSE) - 1)
-#define FILE_PIECE ((size_t)64 * 1024)
 
 struct file_out {
 	int fd;
@@ -325,47 +324,53 @@ static int write_rows(void *ud, const struct ord_record *chunk)
 	return ord_bundle_writer_rows(ud, chunk);
 }
 
+/* The file's bytes as they are read back: into the signed message and
+ * the hash held to the one of what was written. */
+struct read_back {
+	struct ord_digest d;
+	crypto_generichash_state again;
+	size_t off; /* the bytes read back so far */
+};
+
+static int read_back_piece(void *ud, const char *piece, size_t n, size_t off)
+{
+	struct read_back *rb = ud;
+
+	(void)off;
+	crypto_generichash_update(&rb->d.st, (const unsigned char *)piece, n);
+	crypto_generichash_update(&rb->again, (const unsigned char *)piece, n);
+	rb->off += n;
+	return 0;
+}
+
 /* Sign the document the file holds (f->len bytes): ord_sig_bundle_msg
  * puts their length before them, so the message is made as they are read
- * back, in pieces, each held to the hash of what was written; then the
- * signature's element and the end appended. */
+ * back, in pieces (ord_fd_pieces), each held to the hash of what was
+ * written; then the signature's element and the end appended.  A file
+ * that ends early or cannot be read is said as one changed: the piece
+ * reader's own words are not this refusal's. */
 static int sign_file(struct file_out *f, const unsigned char sk[64])
 {
 	unsigned char written[32], read[32], msg[32], sig[64];
-	crypto_generichash_state again;
-	struct ord_digest d;
+	struct read_back rb;
 	struct ord_buf tail = ORD_BUF_INIT;
-	char *buf = ord_xmalloc(FILE_PIECE);
-	size_t off, n;
 	int err = 0;
 
 	crypto_generichash_final(&f->hash, written, 32);
-	crypto_generichash_init(&again, NULL, 0, 32);
-	ord_digest_init(&d, ORD_SIG_BUNDLE_TAG);
-	ord_digest_int(&d, (int64_t)f->len);
-	for (off = 0; off < f->len; off += n) {
-		ssize_t got;
-		n = f->len - off < FILE_PIECE ? f->len - off : FILE_PIECE;
-		got = pread(f->fd, buf, n, (off_t)off);
-		if (got < 0 && errno == EINTR) {
-			n = 0;
-			continue;
-		}
-		if (got <= 0)
-			break;
-		n = (size_t)got;
-		crypto_generichash_update(&d.st, (const unsigned char *)buf, n);
-		crypto_generichash_update(&again, (const unsigned char *)buf, n);
-	}
-	free(buf);
-	crypto_generichash_final(&again, read, 32);
-	ord_digest_final(&d, msg);
-	if (off != f->len || sodium_memcmp(written, read, 32) != 0)
+	crypto_generichash_init(&rb.again, NULL, 0, 32);
+	ord_digest_init(&rb.d, ORD_SIG_BUNDLE_TAG);
+	ord_digest_int(&rb.d, (int64_t)f->len);
+	rb.off = 0;
+	if (ord_fd_pieces(f->fd, f->len, f->name, read_back_piece, &rb) != 0)
+		ord_error_clear(); /* rb.off < f->len: said below */
+	crypto_generichash_final(&rb.again, read, 32);
+	ord_digest_final(&rb.d, msg);
+	if (rb.off != f->len || sodium_memcmp(written, read, 32) != 0)
 		return ord_error_set(ORD_ECANTWRITE,
 				     "'%s' changed while the bundle was written to it (%zu of its %zu bytes read back, %s): nothing was signed",
-				     f->name, off, f->len,
-				     off != f->len ? "the rest could not be read"
-						   : "not the bytes written");
+				     f->name, rb.off, f->len,
+				     rb.off != f->len ? "the rest could not be read"
+						      : "not the bytes written");
 	ord_sig_sign(sig, msg, sk);
 	ord_buf_adds(&tail, ORD_BUNDLE_SIG_OPEN);
 	ord_buf_add_hex(&tail, sig, 64);

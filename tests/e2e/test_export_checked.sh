@@ -171,4 +171,22 @@ for before in none old; do
 	cmp k.xml good.xml || fail "the export after the sweep differs"
 done
 
+# the export signs the bytes it reads back from its file, each piece held
+# to the hash of what it wrote: a file that reads back shorter than it was
+# written (cut meanwhile: an LD_PRELOAD shim's pread finds it ending after
+# 4096 bytes), or whose read fails there, is refused as changed, nothing
+# signed, and nothing is put at FILE
+SHORT=${SHORT:-$BUILD/tests/libord_short_read.so}
+[[ -f "$SHORT" ]] || fail "no short-read shim at '$SHORT' (set SHORT)"
+for how in cut eio; do
+	rm -f s.xml s.xml.tmp-*
+	run env ORD_SHORT_READ=s.xml.tmp- ORD_SHORT_READ_AT=4096 \
+		ORD_SHORT_READ_EIO=$([[ $how == eio ]] && echo 1) LD_PRELOAD="$SHORT" \
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+		"$ORDERLY" export g.orderly --turn 1 -o s.xml
+	expect_eq "$RC" 73 "the export's exit, its file read back ${how}"
+	expect_line "$ERR" "^orderly: 's\.xml' changed while the bundle was written to it \(4096 of its [0-9]+ bytes read back, the rest could not be read\): nothing was signed$"
+	[[ ! -e s.xml ]] || fail "a bundle read back ${how} was put at its file"
+done
+
 note "ok"
