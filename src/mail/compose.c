@@ -56,9 +56,10 @@ static GMimeObject *text_part_of(GMimeStream *st)
 	return GMIME_OBJECT(tp);
 }
 
-/* A reply may quote a player's line with a byte that is not UTF-8 (the
- * problem it reports): it goes out as U+FFFD, one for each such byte, so
- * the mail is the UTF-8 it says it is and the caret stays under it. */
+/* A byte that is not UTF-8 in a text goes out as U+FFFD, one for each,
+ * so the mail is the UTF-8 it says it is.  The judge's quote of a
+ * player's line holds none: it shows such a byte escaped, \xff, with
+ * the caret counted past the escape (mail_quote_at). */
 static GMimeObject *text_part(const char *body)
 {
 	char *valid = g_utf8_make_valid(body, -1);
