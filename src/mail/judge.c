@@ -230,6 +230,11 @@ struct judge {
 	int sheet_answer;               /* a receipt or a rejection: not rate-limited */
 	int proven;                     /* a proof held: a passphrase, OpenPGP, signed lines (J8) */
 	int notice;                     /* the reply says the mail was not proven (J8) */
+	/* the reply's text goes on with the text_len bytes of the file open
+	 * at text_fd (< 0: none): a REPORT's report, written there as it is
+	 * made and mailed from it, as tick's turn reports are */
+	int text_fd;
+	size_t text_len;
 	/* the signed head the reply carries (a receipt's, a link's), if any */
 	struct mail_attach att;
 	struct ord_buf att_text, att_name;
@@ -423,9 +428,8 @@ static int keep_cut(struct judge *j)
 
 static int queue_reply(struct judge *j)
 {
-	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT, body = ORD_BUF_INIT;
-	struct mail_out out;
-	int per_hour = 30, ok = 1, queued, err = 0;
+	struct ord_buf body = ORD_BUF_INIT;
+	int per_hour = 30, ok = 1, err = 0;
 
 	/* an attached file that is not text was not read (D9): said first,
 	 * whatever the answer (the notice of a mail not proven his aside) */
@@ -442,18 +446,10 @@ static int queue_reply(struct judge *j)
 		ord_mail_config(j->g, NULL, &per_hour);
 		if ((err = reply_budget(j, per_hour, &ok)) != 0)
 			goto out;
-		if (ok) {
-			mail_judge_from(j->g, &from);
-			ord_buf_addf(&subj, "[%s] %s", ord_game_name(j->g), j->subject.buf);
-			mail_compose(&out, from.buf, j->rcpt, subj.buf, body.buf, j->m->message_id,
-				     j->m->references, ord_game_name(j->g),
-				     j->natt ? &j->att : NULL, j->natt);
-			err = ord_mail_queue(j->g, &queued, NULL, out.message_id, j->rcpt,
-					     out.bytes.buf, out.bytes.len);
-			mail_out_release(&out);
-			if (err)
-				goto out;
-		}
+		if (ok && (err = mail_queue_mail(j->g, j->rcpt, NULL, j->subject.buf, body.buf, j->text_fd,
+						 j->text_len, j->m->message_id, j->m->references,
+						 j->natt ? &j->att : NULL, j->natt)) != 0)
+			goto out;
 	}
 	/* the signature is taken with the answer: a mail the MTA gives again
 	 * before it was answered is no mail sent again */
@@ -467,8 +463,6 @@ static int queue_reply(struct judge *j)
 	if (!err)
 		j->answered = 1;
 out:
-	ord_buf_release(&from);
-	ord_buf_release(&subj);
 	ord_buf_release(&body);
 	return err;
 }
@@ -1001,11 +995,17 @@ static int cmd_status(struct judge *j)
 	return answer(j);
 }
 
+/* The side's report (the referee's: every side's), written into a file
+ * as it is made and mailed from it (ord_game_report_fd, as tick mails a
+ * turn's reports): a side's report of 100,000 units is 11.6 MB, which the
+ * reply held in memory, then GMime several times over. */
 static int cmd_report(struct judge *j)
 {
-	struct ord_buf report = ORD_BUF_INIT;
+	struct ord_report_opts o = { .side = j->side };
+	struct ord_buf what = ORD_BUF_INIT;
 	long turn = 0;
-	int err;
+	size_t len = 0;
+	int err, fd;
 
 	if (j->b->args && *j->b->args && (ord_parse_long(j->b->args, &turn) || turn < 1)) {
 		ord_buf_addf(&j->subject, "report: not understood");
@@ -1014,18 +1014,31 @@ static int cmd_report(struct judge *j)
 		ord_buf_adds(&j->result, "bad REPORT");
 		return answer(j);
 	}
-	err = ord_game_report(j->g, j->side, (int)turn, 0, &report);
+	if ((fd = ord_game_temp_fd(j->g)) < 0)
+		return fd;
+	ord_buf_addf(&what, "the temporary file of %s's report", j->side ? j->side : "the referee");
+	o.turn = (int)turn;
+	err = ord_game_report_fd(j->g, &o, fd, what.buf, &len);
+	ord_buf_release(&what);
+	if (err == ORD_ECANTWRITE) {
+		/* the disk, not the report: the message is given again */
+		close(fd);
+		return err;
+	}
 	if (err) {
 		ord_buf_addf(&j->subject, "report: none");
 		ord_buf_addf(&j->reply, "No report: %s.\n", ord_error_last());
 		ord_buf_adds(&j->result, "no report");
 	} else {
 		ord_buf_addf(&j->subject, "report%s%.0ld", turn ? ": turn " : "", turn);
-		ord_buf_add(&j->reply, report.buf, report.len);
+		j->text_fd = fd;
+		j->text_len = len;
 		ord_buf_adds(&j->result, "report sent");
 	}
-	ord_buf_release(&report);
-	return answer(j);
+	err = answer(j);
+	j->text_fd = -1;
+	close(fd);
+	return err;
 }
 
 /* The side's key signs the sheet (draft: its draft signature, J5): the
@@ -2726,6 +2739,7 @@ int mail_in(const struct mail_in_opts *o, const char *raw, size_t len, struct or
 	int orders_beside = 0; /* is_mixed: order lines beside a command (J10) */
 
 	memset(&j, 0, sizeof(j));
+	j.text_fd = -1;
 	ord_buf_init(&j.reply);
 	ord_buf_init(&j.subject);
 	ord_buf_init(&j.result);

@@ -55,9 +55,10 @@
 #define MAIL_UNANSWERED_HEAD ((size_t)64 * 1024)
 #define MAIL_UNANSWERED_BODY ((size_t)16 * 1024)
 
-/* A notice whose body and attachments hold more than this many bytes is
- * composed into a file and copied into the outbox a piece at a time
- * (mail_queue_to), as one attaching a file is; a smaller one in memory. */
+/* A notice or a reply whose body and attachments hold more than this
+ * many bytes is composed into a file and copied into the outbox a piece
+ * at a time (mail_queue_mail), as one attaching a file is; a smaller one
+ * in memory. */
 #define MAIL_IN_MEMORY ((size_t)64 * 1024)
 
 /* The largest message mail-in takes (a larger one gets a reply saying so). */
@@ -313,6 +314,18 @@ int mail_deadline_change(ord_game *g, const struct ord_change *c, size_t *told);
  * mmap threshold held at 128 KiB; nothing elsewhere). */
 void mail_heap_setup(void);
 
+/* Queue one mail to address rcpt from the game's judge, its Subject
+ * "[GAME] subject", under key (NULL: always; the caller looks whether one
+ * is queued); its text body followed by the text_len bytes of the file
+ * open at text_fd (< 0: none; a report that ord_game_report_fd wrote
+ * there, read as the mail is written).  A mail with a text in a file, an
+ * attachment in a file, or more than MAIL_IN_MEMORY bytes is composed
+ * into a file of its own and copied into the outbox a piece at a time;
+ * a smaller one in memory.  What the notices (mail_queue_to, a turn's
+ * reports) and the judge's replies (REPORT) queue by. */
+int mail_queue_mail(ord_game *g, const char *rcpt, const char *key, const char *subject,
+		    const char *body, int text_fd, size_t text_len, const char *in_reply_to,
+		    const char *references, const struct mail_attach *att, size_t natt);
 /* Queue one mail to a party (its registered address); key NULL always,
  * else once.  Counts towards nothing: notices are not rate limited. */
 int mail_queue_to(ord_game *g, const char *side, const char *key, const char *subject,

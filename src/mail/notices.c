@@ -58,23 +58,15 @@ void mail_judge_from(ord_game *g, struct ord_buf *out)
 	ord_buf_release(&judge);
 }
 
-/* mail_queue_to of a mail whose text goes on after body with the
- * text_len bytes of the file open at text_fd (< 0: none), composed into a
- * file then, never whole in memory. */
-static int queue_to(ord_game *g, const char *side, const char *key, const char *subject,
+int mail_queue_mail(ord_game *g, const char *rcpt, const char *key, const char *subject,
 		    const char *body, int text_fd, size_t text_len, const char *in_reply_to,
 		    const char *references, const struct mail_attach *att, size_t natt)
 {
-	struct ord_mail_party p;
 	struct ord_buf from = ORD_BUF_INIT, subj = ORD_BUF_INIT;
 	struct mail_out out;
 	size_t i, held = strlen(body);
 	int err, queued;
 
-	if ((err = ord_mail_party(g, side, &p)) != 0)
-		return err;
-	if (!*p.address || (key && ord_mail_queued(g, key)))
-		return 0;
 	mail_judge_from(g, &from);
 	ord_buf_addf(&subj, "[%s] %s", ord_game_name(g), subject);
 	for (i = 0; i < natt && !att[i].in_file; i++)
@@ -91,29 +83,46 @@ static int queue_to(ord_game *g, const char *side, const char *key, const char *
 
 		if (fd < 0) {
 			err = fd;
-		} else if (mail_compose_file(&out, fd, from.buf, p.address, subj.buf, body, text_fd,
+		} else if (mail_compose_file(&out, fd, from.buf, rcpt, subj.buf, body, text_fd,
 					     text_len, in_reply_to, references, ord_game_name(g),
 					     att, natt) != 0) {
-			err = ord_error_set(ORD_ECANTWRITE, "cannot write the mail to %s: %s",
-					    p.address, strerror(errno));
+			err = ord_error_set(ORD_ECANTWRITE, "cannot write the mail to %s: %s", rcpt,
+					    strerror(errno));
 			mail_out_release(&out);
 		} else {
-			err = ord_mail_queue_fd(g, &queued, key, out.message_id, p.address, fd,
+			err = ord_mail_queue_fd(g, &queued, key, out.message_id, rcpt, fd,
 						out.file_len);
 			mail_out_release(&out);
 		}
 		if (fd >= 0)
 			close(fd);
 	} else {
-		mail_compose(&out, from.buf, p.address, subj.buf, body, in_reply_to, references,
+		mail_compose(&out, from.buf, rcpt, subj.buf, body, in_reply_to, references,
 			     ord_game_name(g), att, natt);
-		err = ord_mail_queue(g, &queued, key, out.message_id, p.address, out.bytes.buf,
+		err = ord_mail_queue(g, &queued, key, out.message_id, rcpt, out.bytes.buf,
 				     out.bytes.len);
 		mail_out_release(&out);
 	}
 	ord_buf_release(&from);
 	ord_buf_release(&subj);
 	return err;
+}
+
+/* mail_queue_to of a mail whose text goes on after body with the
+ * text_len bytes of the file open at text_fd (< 0: none). */
+static int queue_to(ord_game *g, const char *side, const char *key, const char *subject,
+		    const char *body, int text_fd, size_t text_len, const char *in_reply_to,
+		    const char *references, const struct mail_attach *att, size_t natt)
+{
+	struct ord_mail_party p;
+	int err;
+
+	if ((err = ord_mail_party(g, side, &p)) != 0)
+		return err;
+	if (!*p.address || (key && ord_mail_queued(g, key)))
+		return 0;
+	return mail_queue_mail(g, p.address, key, subject, body, text_fd, text_len, in_reply_to,
+			       references, att, natt);
 }
 
 int mail_queue_to(ord_game *g, const char *side, const char *key, const char *subject,

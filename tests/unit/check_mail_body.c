@@ -2583,27 +2583,19 @@ START_TEST(test_report_file_and_diff)
 }
 END_TEST
 
-/* A turn report of some 200 KiB, made into a file a piece at a time
- * (ord_game_report_fd, 64 KiB pieces) and mailed from it: the mail's text
- * below its first two lines and the attached file are each byte for byte
- * the report ord_game_report holds in memory, and the text is labelled
- * and written UTF-8.  The units' names are Latin-1 letters alone (æ, ø,
- * Æ): GMime's set_text wrote such a text as ISO-8859-1 bytes under the
- * label utf-8, which a mail reader showed as '?' (and this text's
- * decoding as U+FFFD). */
-START_TEST(test_report_mail_in_pieces)
+/* The mail tests' game made anew with 3,000 units of Blue's more, named
+ * with Latin-1 letters alone beyond ASCII, Blue's passphrase the mail
+ * tests', turn 1 resolved and its reports mailed: Blue's report of turn
+ * 1 (406 KB) in want. */
+static void large_report_game(struct ord_buf *want)
 {
-	struct ord_buf body = ORD_BUF_INIT, want = ORD_BUF_INIT, scen = ORD_BUF_INIT,
-		       plain = ORD_BUF_INIT;
-	struct attachments a = { ORD_BUF_INIT, "cross-report-1-blue.txt", ORD_BUF_INIT, &plain };
+	struct ord_buf scen = ORD_BUF_INIT;
 	struct ord_create_opts co;
 	char path[1200], cmd[4000];
-	const char *line;
 	ord_game *g;
 	FILE *f;
 	int i;
 
-	/* the mail tests' game with 3,000 units of Blue's more */
 	ord_buf_adds(&scen, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			    "<scenario ruleset=\"battalion\">\n  <title>Crossroads by mail</title>\n"
 			    "  <nmr policy=\"hold\"/>\n"
@@ -2628,6 +2620,7 @@ START_TEST(test_report_mail_in_pieces)
 	memset(&co, 0, sizeof(co));
 	co.fixed_dice = 1;
 	ck_assert_msg(ord_game_create(&g, jgame, path, &co) == 0, "%s", ord_error_last());
+	ck_assert_int_eq(ord_mail_set_passphrase(g, "blue", "blue shako and sabre"), 0);
 	ord_game_free(g);
 
 	tick_at(T0);
@@ -2636,14 +2629,32 @@ START_TEST(test_report_mail_in_pieces)
 	resolve_all(0);
 	tick_at(T0 + 120);
 	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
-	ck_assert_msg(ord_game_report(g, "blue", 1, 0, &want) == 0, "%s", ord_error_last());
+	ck_assert_msg(ord_game_report(g, "blue", 1, 0, want) == 0, "%s", ord_error_last());
 	ord_game_free(g);
 	/* pieces: more than three, and Latin-1 letters alone beyond ASCII */
-	ck_assert_uint_gt(want.len, 3 * 64 * 1024);
-	ck_assert_in(want.buf, "Æblerød fodfolk nr. 2999");
-	for (i = 0; (size_t)i < want.len; i++)
-		ck_assert((unsigned char)want.buf[i] < 0x80 || (unsigned char)want.buf[i] == 0xC3 ||
-			  ((unsigned char)want.buf[i] & 0xC0) == 0x80);
+	ck_assert_uint_gt(want->len, 3 * 64 * 1024);
+	ck_assert_in(want->buf, "Æblerød fodfolk nr. 2999");
+	for (i = 0; (size_t)i < want->len; i++)
+		ck_assert((unsigned char)want->buf[i] < 0x80 || (unsigned char)want->buf[i] == 0xC3 ||
+			  ((unsigned char)want->buf[i] & 0xC0) == 0x80);
+	ord_buf_release(&scen);
+}
+
+/* A turn report of some 200 KiB, made into a file a piece at a time
+ * (ord_game_report_fd, 64 KiB pieces) and mailed from it: the mail's text
+ * below its first two lines and the attached file are each byte for byte
+ * the report ord_game_report holds in memory, and the text is labelled
+ * and written UTF-8.  The units' names are Latin-1 letters alone (æ, ø,
+ * Æ): GMime's set_text wrote such a text as ISO-8859-1 bytes under the
+ * label utf-8, which a mail reader showed as '?' (and this text's
+ * decoding as U+FFFD). */
+START_TEST(test_report_mail_in_pieces)
+{
+	struct ord_buf body = ORD_BUF_INIT, want = ORD_BUF_INIT, plain = ORD_BUF_INIT;
+	struct attachments a = { ORD_BUF_INIT, "cross-report-1-blue.txt", ORD_BUF_INIT, &plain };
+	const char *line;
+
+	large_report_game(&want);
 	newest_mail("blue@club.test", "turn report", &body, &a);
 	ck_assert_str_eq(a.names.buf, "cross-report-1-blue.txt\n");
 	ck_assert_uint_eq(a.text.len, want.len);
@@ -2658,8 +2669,63 @@ START_TEST(test_report_mail_in_pieces)
 	ck_assert(!memcmp(plain.buf + plain.len - want.len, want.buf, want.len));
 	ord_buf_release(&body);
 	ord_buf_release(&want);
-	ord_buf_release(&scen);
 	ord_buf_release(&plain);
+	ord_buf_release(&a.names);
+	ord_buf_release(&a.text);
+}
+END_TEST
+
+/* The judge's answer to REPORT, a report of 406 KB made into a file a
+ * piece at a time and mailed from it as tick's turn reports are
+ * (ord_game_report_fd, mail_queue_mail): the reply's text is what the
+ * judge says first (here that an attachment was not read) followed by
+ * the report byte for byte as ord_game_report holds it, sent as those
+ * UTF-8 bytes, nothing attached; a REPORT of a turn with no report still
+ * says why, and the inbox notes both. */
+START_TEST(test_report_reply_in_pieces)
+{
+	static const char mixed[] = "MIME-Version: 1.0\n"
+				    "Content-Type: multipart/mixed; boundary=\"b1\"\n";
+	static const char said[] = "Your attachment orders.docx was not read: send plain text in the "
+				   "body or a\n.txt file.\n\n";
+	struct ord_buf body = ORD_BUF_INIT, want = ORD_BUF_INIT, plain = ORD_BUF_INIT,
+		       text = ORD_BUF_INIT;
+	struct attachments a = { ORD_BUF_INIT, "", ORD_BUF_INIT, &plain };
+	size_t before;
+	char *res, *r;
+
+	large_report_game(&want);
+	ord_buf_adds(&text, "--b1\n"
+			    "Content-Type: text/plain; charset=utf-8\n\n" BLUE_PASS "REPORT 1\n"
+			    "--b1\n"
+			    "Content-Type: application/msword; name=\"orders.docx\"\n"
+			    "Content-Disposition: attachment; filename=\"orders.docx\"\n"
+			    "Content-Transfer-Encoding: base64\n\n"
+			    "UEsDBBQABgAIAAAAIQA=\n"
+			    "--b1--\n");
+	before = outbox_count();
+	res = mail_to_judge("blue", "report", mixed, text.buf);
+	ck_assert_in(res, "report sent");
+	ck_assert_uint_eq(outbox_count(), before + 1);
+	newest_mail("blue@club.test", "report: turn 1", &body, &a);
+	ck_assert_str_eq(a.names.buf, "");
+	ck_assert_uint_eq(body.len, strlen(said) + want.len);
+	ck_assert(!memcmp(body.buf, said, strlen(said)));
+	ck_assert(!memcmp(body.buf + strlen(said), want.buf, want.len));
+	ck_assert_uint_eq(plain.len, strlen(said) + want.len);
+	ck_assert(!memcmp(plain.buf + strlen(said), want.buf, want.len));
+	free(res);
+	/* no report of a turn not begun: said, in memory as before */
+	res = mail_to_judge("blue", "report", NULL, BLUE_PASS "REPORT 9\n");
+	ck_assert_in(res, "no report");
+	r = last_reply();
+	ck_assert_in(r, "Subject: [cross] report: none\n\nNo report: ");
+	free(res);
+	free(r);
+	ord_buf_release(&body);
+	ord_buf_release(&want);
+	ord_buf_release(&plain);
+	ord_buf_release(&text);
 	ord_buf_release(&a.names);
 	ord_buf_release(&a.text);
 }
@@ -3187,6 +3253,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_bundle_refused_kept);
 	tcase_add_test(judge, test_report_file_and_diff);
 	tcase_add_test(judge, test_report_mail_in_pieces);
+	tcase_add_test(judge, test_report_reply_in_pieces);
 	tcase_add_test(judge, test_files_named_after_odd_game);
 	tcase_add_test(judge, test_files_named_long_side);
 	tcase_add_test(judge, test_files_named_before_upgrade);
