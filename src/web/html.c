@@ -194,14 +194,15 @@ void web_duration(struct ord_buf *b, int64_t secs)
 		ord_buf_addf(b, "%lld s", (long long)secs);
 }
 
-static void utc_shown(struct ord_buf *b, int64_t at)
+/* at in UTC, as fmt (strftime's) writes it, escaped */
+static void utc_shown(struct ord_buf *b, int64_t at, const char *fmt)
 {
 	time_t t = (time_t)at;
 	struct tm tm;
 	char shown[64];
 
 	gmtime_r(&t, &tm);
-	strftime(shown, sizeof(shown), "%a %d %b %Y, %H:%M UTC", &tm);
+	strftime(shown, sizeof(shown), fmt, &tm);
 	web_esc(b, shown);
 }
 
@@ -217,16 +218,10 @@ void web_time(struct ord_buf *b, int64_t at, int how, int64_t now)
 	if (how & WEB_TIME_COUNT)
 		ord_buf_addf(b, "\" data-at=\"%lld\" data-now=\"%lld", (long long)at, (long long)now);
 	ord_buf_adds(b, "\">");
-	if (how & WEB_TIME_SECOND) {
-		time_t t = (time_t)at;
-		struct tm tm;
-		char shown[32];
-
-		gmtime_r(&t, &tm);
-		strftime(shown, sizeof(shown), "%H:%M:%S UTC", &tm);
-		web_esc(b, shown);
-	} else if (how & (WEB_TIME_READ | WEB_TIME_COUNT))
-		utc_shown(b, at);
+	if (how & WEB_TIME_SECOND)
+		utc_shown(b, at, "%H:%M:%S UTC");
+	else if (how & (WEB_TIME_READ | WEB_TIME_COUNT))
+		utc_shown(b, at, "%a %d %b %Y, %H:%M UTC");
 	else
 		web_esc(b, when.buf);
 	ord_buf_adds(b, "</time>");
