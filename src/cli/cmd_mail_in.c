@@ -65,7 +65,6 @@ int cmd_mail_in(const struct cli_cmd *cmd, int argc, char **argv)
 		}
 	}
 	mail_init();
-	mail_heap_setup();
 	rc = mail_in(&o, raw.buf, raw.len, &msg);
 	mail_shutdown();
 	if (msg.len)

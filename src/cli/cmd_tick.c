@@ -44,7 +44,6 @@ int cmd_tick(const struct cli_cmd *cmd, int argc, char **argv)
 		return CLI_NOINPUT;
 	}
 	mail_init();
-	mail_heap_setup();
 	while ((e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
 		int64_t next;

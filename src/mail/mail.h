@@ -308,12 +308,6 @@ int mail_deadline_notices(ord_game *g, int turn, int64_t from, int64_t to, size_
  * taken now, and until when they were before.  What a hook calls. */
 int mail_deadline_change(ord_game *g, const struct ord_change *c, size_t *told);
 
-/* Once per process that may queue a turn's reports and bundles (tick,
- * mail-in), before any: the C library's heap kept from growing by what
- * the large blocks of one report leave free for the next (glibc's
- * mmap threshold held at 128 KiB; nothing elsewhere). */
-void mail_heap_setup(void);
-
 /* Queue one mail to address rcpt from the game's judge, its Subject
  * "[GAME] subject", under key (NULL: always; the caller looks whether one
  * is queued); its text body followed by the text_len bytes of the file

@@ -667,24 +667,12 @@ out:
 
 /* The memory the turn's units were held in, freed, given back to the
  * system before what comes next (the next side's report, the bundle's
- * export): glibc keeps a freed heap's pages (mail_heap_setup). */
+ * export): glibc keeps a freed heap's pages (and maps a block of 128 KiB
+ * or more alone: ord_malloc_tune, which main sets for every command). */
 static void release_freed(void)
 {
 #ifdef __GLIBC__
 	malloc_trim(0);
-#endif
-}
-
-void mail_heap_setup(void)
-{
-#ifdef __GLIBC__
-	/* glibc raises its threshold for mapping a block of its own as
-	 * large blocks are freed (up to 32 MiB), so that the arrays of a
-	 * turn's 100,000 units, grown by doubling, then come from the heap
-	 * and leave it holes the next report or export fits only in part:
-	 * a tick at 100,000 units held 113 MB with the threshold kept at
-	 * 128 KiB, 117 to 123 MB without (its parts each alone 98 and 106) */
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
 }
 
