@@ -502,6 +502,13 @@ START_TEST(test_caret_under_character)
 	ck_assert_quoted("Ｂ1 @X9", 4, "    Ｂ1 @X9\n        ^\n");
 	ck_assert_quoted("B1 \xf0\x9f\x8f\x87 @X9", 6, "    B1 \xf0\x9f\x8f\x87 @X9\n          ^\n");
 	ck_assert_quoted("한 @X9", 3, "    한 @X9\n       ^\n");
+	/* a mark of any script drawn on the character before it (Unicode's
+	 * Mn and Me: a Thai vowel sign, a Devanagari virama) is no column,
+	 * and so are the Hangul jamo a syllable is spelled of after its
+	 * first consonant (two columns for the three) */
+	ck_assert_quoted("\u0e01\u0e31 @X9", 4, "    \u0e01\u0e31 @X9\n      ^\n");
+	ck_assert_quoted("\u0915\u094d\u0937 @X9", 5, "    \u0915\u094d\u0937 @X9\n       ^\n");
+	ck_assert_quoted("\u1112\u1161\u11ab @X9", 5, "    \u1112\u1161\u11ab @X9\n       ^\n");
 	/* under the wide character itself: the caret at its first column */
 	ck_assert_quoted("B1 漢 @X9", 4, "    B1 漢 @X9\n       ^\n");
 	/* a character a reader does not see or that turns what he reads (a
