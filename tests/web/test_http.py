@@ -298,6 +298,45 @@ def bundle_no_cache(games):
        "the server says it keeps no bundle, and keeps none: %s" % log[-500:])
 
 
+def bundle_in_memory(games):
+    """A server that may make its bundle in no file (no directory for the
+    bundles, no file beside the game, no TMPDIR, no /tmp: every mkstemp
+    refused by tests/e2e/shim/no_temp.c) makes it in memory, the last
+    resort of W18: the bytes are still export's, named by the same ETag,
+    and the server says why."""
+    shim = os.environ.get("NO_TEMP_SHIM")
+    ok(shim is not None and os.path.exists(shim or ""), "the shim that refuses temporary files: %r" % shim)
+    if not shim:
+        return
+    asan = os.environ.get("ASAN_OPTIONS")
+    env = dict(os.environ, TMPDIR=os.path.join(games, "no-such-dir"), LD_PRELOAD=shim,
+               ORD_NO_TEMP=".orderly-bundle-",
+               ASAN_OPTIONS=(asan + ":" if asan else "") + "verify_asan_link_order=0")
+    srv = W.Server(games, env=env)
+    try:
+        fr = W.Client(srv.url)
+        fr.login("qb", "french")
+        etags = []
+        for _ in range(2):
+            st, hdrs, body = fr.get("/g/qb/bundle/turn-1.xml")
+            ok(st == 200 and body.startswith("<?xml") and hdrs.get("ETag"),
+               "a bundle made in memory (%d)" % st)
+            same_as_export(body, os.path.join(games, "qb.orderly"), "the bundle made in memory")
+            etags.append(hdrs.get("ETag"))
+        ok(etags[0] == etags[1], "the bundle made in memory twice has one ETag: %r" % etags)
+        st, _, nothing = fr.request("/g/qb/bundle/turn-1.xml", headers={"If-None-Match": etags[0]})
+        ok(st == 304 and nothing == "", "a download naming its ETag is answered 304 (%d)" % st)
+        left = [n for n in os.listdir(games) if n.startswith(".orderly-")]
+        ok(left == [], "no file of the bundles made is left beside the games: %r" % left)
+    finally:
+        srv.stop()
+    with open(os.path.join(os.path.dirname(games.rstrip("/")), "serve.log")) as f:
+        log = f.read()
+    ok(log.count("game qb, the bundle of turn 1: no file to make it in") == 2 and
+       "Permission denied): made in memory" in log,
+       "the server says it made each bundle in memory, and why: %s" % log[-500:])
+
+
 def main():
     work = W.make_dir("orderly-http-")
     # the server keeps the bundles it made in a directory of its own under
@@ -340,6 +379,7 @@ def main():
     ok(rc == 0, "orderly serve exited %d on SIGTERM" % rc)
     ok(os.listdir(tmp) == [], "the server's bundles are removed when it stops: %r" % os.listdir(tmp))
     bundle_no_cache(games)
+    bundle_in_memory(games)
     # a server of its own for the login limits (they would lock this address out)
     srv = W.Server(games)
     try:
