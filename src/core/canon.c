@@ -460,12 +460,14 @@ void ord_canon_void(struct ord_buf *out, int turn, unsigned seq, const char *rea
 }
 
 void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase,
-		     const unsigned char events[32])
+		     const unsigned char events[32], const unsigned char *blind)
 {
 	ord_canon_putf(out, "turn", "%d", turn);
 	ord_canon_putf(out, "index", "%d", index);
 	ord_canon_put(out, "phase", phase);
 	ord_canon_put_hex(out, "events", events, 32);
+	if (blind)
+		ord_canon_put_hex(out, "blind", blind, 32);
 }
 
 void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *side,

@@ -126,9 +126,11 @@ void ord_canon_event(struct ord_buf *out, unsigned seq, const char *phase, const
 		     const char *args, const char *override, const char *checks);
 /* "void": event seq of turn voided before its phase was resolved. */
 void ord_canon_void(struct ord_buf *out, int turn, unsigned seq, const char *reason);
-/* "close" (witnessed games): no more events for phase index (1-based). */
+/* "close" (witnessed games): no more events for phase index (1-based);
+ * blind (NULL: none, a close of an orderly before attack 49) the turn
+ * seed's (ord_close_blind). */
 void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase,
-		     const unsigned char events[32]);
+		     const unsigned char events[32], const unsigned char *blind);
 /* "witness": a side's link revealed for phase index. */
 void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *side,
 		       const unsigned char link[32]);

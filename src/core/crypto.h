@@ -144,6 +144,15 @@ void ord_phase_key_side(struct ord_digest *d, const char *side, const unsigned c
 #define ORD_EVENTS_TAG "orderly-events-v2"
 void ord_digest_event(struct ord_digest *d, unsigned seq, const char *kind, const char *args,
 		      const char *override, const char *checks);
+/* The blind a witnessed phase's "close" entry logs (blind=): of the turn's
+ * seed, which stays secret until the exchange, so that the close's hash,
+ * signed in the head every side is handed before it reveals its link,
+ * gives no player a way to try his guesses of the phase's events against
+ * it (threat model, attack 49); derived, not drawn, so that it is no value
+ * the referee chooses, and checked by the verifier once the seed is
+ * revealed. */
+void ord_close_blind(unsigned char out[32], const unsigned char game_id[16], int turn, int index,
+		     const unsigned char seed[32]);
 
 /* Must be called once before anything else of libsodium. */
 int ord_crypto_init(void);

@@ -984,7 +984,7 @@ int ord_game_close_phase(ord_game *g, struct ord_head *head_out)
 	struct ord_buf body = ORD_BUF_INIT;
 	struct ord_ctx ctx;
 	struct ord_head head;
-	unsigned char events[32];
+	unsigned char events[32], blind[32];
 	const char *phase = NULL;
 	int64_t seq;
 	int err, loaded = 0, closed;
@@ -1008,7 +1008,12 @@ int ord_game_close_phase(ord_game *g, struct ord_head *head_out)
 	if (err)
 		goto out;
 	ord_phase_events_digest(&ctx, events);
-	ord_canon_close(&body, t.turn, t.phase + 1, phase, events);
+	/* the close's hash, signed in the head every side gets before its
+	 * link, chains over the phase's events, whose entries hold nothing
+	 * secret: without the seed's blind a player tried his guesses of
+	 * the enemy's events against it (threat model, attack 49) */
+	ord_close_blind(blind, g->game_id, t.turn, t.phase + 1, t.seed);
+	ord_canon_close(&body, t.turn, t.phase + 1, phase, events, blind);
 	if ((err = ord_game_log(g, &seq, t.turn, "close", body.buf)) != 0 ||
 	    (err = ord_game_sign_head(g, t.turn, "close", &head)) != 0)
 		goto out;

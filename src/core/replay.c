@@ -606,6 +606,33 @@ static void replay_events(struct vr *x, struct ord_ctx *ctx, size_t p, size_t *o
 	ord_buf_release(&b);
 }
 
+/*
+ * The blind a close logs (attack 49) is the turn seed's, once the seed is
+ * known (revealed in a bundle, or the game file's own): no value the
+ * referee chose.  A close of an orderly before it logs none, and is let
+ * be: leaving it out tells the players what the referee could tell them
+ * anyway.  0 when it fails.
+ */
+static int close_blind_ok(struct vr *x, const struct ord_rec_entry *close, size_t p)
+{
+	const struct ord_record *r = x->r;
+	unsigned char want[32], logged[32];
+	char *hex = ord_canon_get(close->body, "blind");
+
+	if (!hex)
+		return 1;
+	free(hex);
+	if (!r->have_seed)
+		return 1;
+	ord_close_blind(want, r->game_id, r->turn, (int)p + 1, r->seed);
+	if (ord_vr_body_hex(close->body, "blind", logged, 32) && !memcmp(want, logged, 32))
+		return 1;
+	ord_vout_fail(x->v,
+		      "phase %zu (%s): its close (entry %lld) logs a blind that is not the one the turn's seed gives: the close's blind is drawn from the seed, so that its head, handed to every side before the links, lets no player try his guesses of the phase's events (threat model, attack 49); this one was written by other means",
+		      p + 1, x->rs->phases[p], (long long)close->seq);
+	return 0;
+}
+
 /* The witnessed dice key of phase p, from the close and the links. */
 static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned char out[32])
 {
@@ -629,6 +656,8 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 	}
 	if (close)
 		x->used[ord_vr_entry_index(x, close)]++;
+	if (close && !close_blind_ok(x, close, p))
+		ok = 0;
 	ord_phase_key_begin(&d, x->dice_key, (int)p + 1, x->rs->phases[p], events);
 	for (j = 0; j < x->sc.nsides; j++) {
 		const char *side = x->sc.sides[j].id;

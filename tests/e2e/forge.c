@@ -53,6 +53,19 @@
  *       as `resolve --stand-in` of an orderly built without the refusal of
  *       a game with no referee (the host's chain is in his file: he knew
  *       the phase's dice before its events)
+ *
+ * And what a player can compute with no secret (threat model, attack 49):
+ *
+ *   ord_forge guess-close SCRATCH SEAL.head CLOSE.head FROM TO
+ *       does the close head of a witnessed phase sign the events SCRATCH
+ *       logs?  SCRATCH is the player's own game, made from the public
+ *       scenario, sealed, with the events he guesses recorded and the
+ *       phase closed; its entries after its seal, up to its first close,
+ *       are chained from the hash SEAL.head signs, at each entry number
+ *       after it and at every time from FROM to TO (unix seconds, each
+ *       entry's no earlier than the one before), and compared with the
+ *       hash CLOSE.head signs.  Exit 0 and "match" when one gives it (the
+ *       guess is what the referee recorded), 1 when none does
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -607,17 +620,138 @@ static void seal_wait(ord_game *g, int force)
 	ord_buf_release(&held);
 }
 
+/* guess-close (above): the candidate chains of scratch's entries after its
+ * seal, their times from..to, nondecreasing, tried in turn */
+struct guess {
+	int64_t first_seq, from, to;
+	size_t n;
+	int *turn;
+	char **kind, **body;
+	int64_t *at;
+	unsigned char start[32], want[32];
+	unsigned long tried;
+};
+
+static int guess_times(struct guess *q, size_t i, const unsigned char prev[32], int64_t lo)
+{
+	unsigned char h[32];
+	int64_t t;
+
+	if (i == q->n) {
+		q->tried++;
+		return !memcmp(prev, q->want, 32);
+	}
+	for (t = lo; t <= q->to; t++) {
+		ord_log_hash(h, prev, q->first_seq + (int64_t)i, q->turn[i], q->kind[i], q->body[i], t);
+		q->at[i] = t;
+		if (guess_times(q, i + 1, h, t))
+			return 1;
+	}
+	return 0;
+}
+
+static struct ord_head read_head(const char *path)
+{
+	struct ord_head h;
+	char buf[8192];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (ord_head_parse(&h, buf, n, path))
+		die(path);
+	return h;
+}
+
+static int guess_close(ord_game *g, const char *seal_path, const char *close_path, int64_t from,
+		       int64_t to)
+{
+	struct ord_head seal = read_head(seal_path), close = read_head(close_path);
+	sqlite3_stmt *st;
+	struct guess q;
+	size_t i, alloc = 16;
+	int found;
+
+	memset(&q, 0, sizeof(q));
+	q.turn = ord_xcalloc(alloc, sizeof(*q.turn));
+	q.kind = ord_xcalloc(alloc, sizeof(*q.kind));
+	q.body = ord_xcalloc(alloc, sizeof(*q.body));
+	/* the scratch game's entries after its seal, up to its first close */
+	st = prep(g->db,
+		  "SELECT turn, kind, body FROM log WHERE seq > (SELECT max(seq) FROM log WHERE kind = 'seal') "
+		  "AND seq <= (SELECT min(seq) FROM log WHERE kind = 'close' AND seq > (SELECT max(seq) FROM log WHERE kind = 'seal')) "
+		  "ORDER BY seq");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (q.n == alloc) {
+			alloc *= 2;
+			q.turn = realloc(q.turn, alloc * sizeof(*q.turn));
+			q.kind = realloc(q.kind, alloc * sizeof(*q.kind));
+			q.body = realloc(q.body, alloc * sizeof(*q.body));
+			if (!q.turn || !q.kind || !q.body)
+				die("out of memory");
+		}
+		q.turn[q.n] = sqlite3_column_int(st, 0);
+		q.kind[q.n] = ord_strdup((const char *)sqlite3_column_text(st, 1));
+		q.body[q.n] = ord_strdup((const char *)sqlite3_column_text(st, 2));
+		q.n++;
+	}
+	sqlite3_finalize(st);
+	/* what the heads' entry numbers say by themselves: the entries the
+	 * referee logged between the seal and the close */
+	printf("the close head (entry %lld) comes %lld entries after the seal head's (entry %lld)\n",
+	       (long long)close.seq, (long long)(close.seq - seal.seq), (long long)seal.seq);
+	if (!q.n || strcmp(q.kind[q.n - 1], "close") || close.seq - seal.seq != (int64_t)q.n) {
+		printf("no match: the scratch game has %zu entries from its seal to its close\n", q.n);
+		found = 0;
+		goto out;
+	}
+	q.first_seq = seal.seq + 1;
+	q.from = from;
+	q.to = to;
+	q.at = ord_xcalloc(q.n, sizeof(*q.at));
+	memcpy(q.want, close.hash, 32);
+	found = guess_times(&q, 0, seal.hash, from);
+	if (found) {
+		printf("match: the close head signs these entries, logged at");
+		for (i = 0; i < q.n; i++)
+			printf(" %lld", (long long)q.at[i]);
+		printf("\n");
+	} else {
+		printf("no match in %lu chains of its times\n", q.tried);
+	}
+	free(q.at);
+out:
+	for (i = 0; i < q.n; i++) {
+		free(q.kind[i]);
+		free(q.body[i]);
+	}
+	free(q.turn);
+	free(q.kind);
+	free(q.body);
+	return found ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	ord_game *g = NULL;
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|recommit|seal-wait|stand-in-resolve|sign-close|sign-receipt|export GAME [ARG...]\n");
+			"usage: ord_forge rechain|redraw-seed|units-root|digest|skip-phase|stand-in-nonce|recommit|seal-wait|stand-in-resolve|sign-close|sign-receipt|export|guess-close GAME [ARG...]\n");
 		return 64;
 	}
 	if (ord_builtin_register() || ord_game_open(&g, argv[2]))
 		die(argv[2]);
+	if (!strcmp(argv[1], "guess-close") && argc == 7) {
+		int rc = guess_close(g, argv[3], argv[4], atoll(argv[5]), atoll(argv[6]));
+		ord_game_free(g);
+		return rc;
+	}
 	if (!strcmp(argv[1], "sign-close") && (argc == 5 || argc == 6)) {
 		sign_close(g, atoll(argv[3]), atoi(argv[4]), argc == 6 ? atoi(argv[5]) : 0);
 		ord_game_free(g);
