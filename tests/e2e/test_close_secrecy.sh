@@ -13,7 +13,8 @@
 # exchange.  Now the close logs a blind drawn from the turn's seed (secret
 # until the exchange), so no guess gives the hash; the verifier holds the
 # blind to the seed once it is revealed, and a blind the seed does not
-# give fails.  The number of entries between the two heads, which the
+# give fails; a close of an orderly before, which logs none, audits clean
+# as before.  The number of entries between the two heads, which the
 # entry numbers give, is still said (a note of what is left).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -86,6 +87,15 @@ sql blind.game "UPDATE log SET body = replace(body, 'blind=$blind', 'blind=$(pri
 run ord audit blind.game
 [[ $RC == 1 ]] || fail "audit of a close with a blind the seed does not give exited $RC"
 expect_in "$OUT" "phase 1 (movement): its close (entry $close_seq) logs a blind that is not the one the turn's seed gives"
+# a close of an orderly before the blind logs none: such a game audits
+# clean as before (the blind's line taken out, the chain made again)
+cp w.game old.game
+sql old.game "UPDATE log SET body = replace(body, 'blind=$blind' || char(10), '')
+	WHERE seq = $close_seq" >/dev/null
+expect_not_in "$(sql old.game "SELECT body FROM log WHERE seq = $close_seq")" "blind="
+"$FORGE" rechain old.game || fail "ord_forge rechain"
+expect_exit 0 ord audit old.game
+expect_in "$OUT" "clean"
 # the honest game, played on, audits and verifies clean
 for _ in 1 2 3 4; do
 	expect_exit 0 ord witness w.game --close
