@@ -709,6 +709,16 @@ static int melee(struct ord_ctx *ctx, const struct supports *ix, const struct or
 		} else {
 			melee_grade(ctx, a, out.grade, f, &t);
 			melee_grade(ctx, f, out.grade, a, &t);
+			/* K8: a tie goes on, so both sides (and an escorted
+			 * battery, whose crew fought in it) are still engaged
+			 * in it next turn unless it is broken off (15.1's
+			 * defensive fire, forsvarsild_naerkamp_kontrol) */
+			if (ks_check(r, "forsvarsild_naerkamp_kontrol")) {
+				ks_st_set(ctx, a, "naerkamp_uafgjort", turn);
+				ks_st_set(ctx, f, "naerkamp_uafgjort", turn);
+				if (c)
+					ks_st_set(ctx, c, "naerkamp_uafgjort", turn);
+			}
 		}
 		/* ours: an escort beaten into U retreats and one in FU flees,
 		 * and the battery stands unescorted with the attacker in
@@ -1360,6 +1370,34 @@ static void end_of_turn(struct ord_ctx *ctx)
 			ks_moral_under_back(ctx, ord_ctx_unit(ctx, i), h);
 }
 
+/* 16.5 "Afbrydelse af nærkamp": a melee broken off right after the roll
+ * is over, so a tie of this turn that u fought (recorded before its
+ * afbryd) goes on for none of its units: the two the melee names and
+ * the escort it was fought against (forsvarsild_naerkamp_kontrol). */
+static void broken_off(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_unit *u)
+{
+	int turn = ord_ctx_turn(ctx);
+	size_t i;
+
+	if (!ks_check(ks_r(ctx), "forsvarsild_naerkamp_kontrol"))
+		return;
+	for (i = 0; i < ord_ctx_unit_nevents(ctx, u); i++) {
+		const struct ord_event *e = ord_ctx_unit_event(ctx, u, i);
+		struct ord_unit *x[3];
+		int k;
+		if (e->seq > ev->seq || strcmp(e->kind, "naerkamp"))
+			continue;
+		x[0] = ks_ev_unit(ctx, e, "angriber");
+		x[1] = ks_ev_unit(ctx, e, "forsvarer");
+		if (x[0] != u && x[1] != u)
+			continue;
+		x[2] = x[0] && x[1] ? ks_melee_escort(ctx, NULL, x[0], x[1]) : NULL;
+		for (k = 0; k < 3; k++)
+			if (x[k] && ks_st(ctx, x[k], "naerkamp_uafgjort") == turn)
+				ks_st_set(ctx, x[k], "naerkamp_uafgjort", 0);
+	}
+}
+
 /* Is u's fortryd a defender's, not an attacker's (16.6)?  It declared a
  * defence this turn (reaktion=forsvar or modangreb) and no attack of its
  * own, which an attacker's fortryd cancels first (fortryd_forsvar_kontrol). */
@@ -1449,6 +1487,7 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 					ks_result(ctx, e->seq, u, NULL, &t);
 					ks_text_release(&t);
 				} else if (!strcmp(e->kind, "afbryd")) {
+					broken_off(ctx, e, u);
 					ks_text_init(&t);
 					ks_text_add(&t, "afbryder nærkampen og retirerer mindst ud af indbrudsafstand",
 						    "breaks off the melee and retreats at least out of break-in distance");

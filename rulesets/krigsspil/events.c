@@ -1987,6 +1987,17 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
 		if (ks_moral_now(ctx, u) == KS_FU && ks_check(r, "artilleri_fu_kontrol"))
 			ord_diag_add(d, 0, 0, u->id, "6.5",
 				     "a battery in FU flees, it gives no defensive fire");
+		/* "Det ikke er engageret i nærkamp": the defensive fire comes
+		 * before this turn's melees go in (ks_resolve_attacks), so the
+		 * melee it may be engaged in is one of the last turn that was
+		 * tied and goes on (K8), not broken off (a game made before
+		 * did not look) */
+		if (ks_check(r, "forsvarsild_naerkamp_kontrol") &&
+		    ks_st(ctx, u, "naerkamp_uafgjort") > 0 &&
+		    ks_st(ctx, u, "naerkamp_uafgjort") == turn - 1)
+			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
+				     "battery '%s' is engaged in melee (its melee of turn %d was tied and goes on, K8): a battery gives defensive fire only if it is not engaged in melee",
+				     u->id, turn - 1);
 		if (ks_st_num(ctx, u, "ks_kardaesk") < ks_param(r, "forbrug_forsvarsild"))
 			ord_diag_add(d, 0, 0, u->id, "15.1 forsvarsskydning",
 				     "battery '%s' has no canister left", u->id);

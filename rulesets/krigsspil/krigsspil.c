@@ -51,7 +51,11 @@
  *  K7  Fire is simultaneous: every unit fires with its strength before the
  *      fire; a battery that fires at a target has ranged on it (15).
  *  K8  A melee tie: both sides take the tie row of Skema XX and the melee
- *      goes on (ours: the text has no tie; the rows' notes say so).
+ *      goes on (ours: the text has no tie; the rows' notes say so), into
+ *      the next turn unless broken off (16.5): its units, and a battery
+ *      whose escort fought it, are engaged in it, and such a battery gives
+ *      no defensive fire then (15.1 "Det ikke er engageret i nærkamp",
+ *      forsvarsild_naerkamp_kontrol, state naerkamp_uafgjort).
  *  K9  An order change (ÆNDR) is judged from the sheet: with no standing
  *      order written the cause is taken to lie in the last turn (4.3.4).
  *  K10 What the module cannot see on the table (flank, rear, cover, smoke)
@@ -803,6 +807,8 @@ static const struct ord_state_key state_keys[] = {
 	INT("bevaeget", "the turn it moved or changed formation"),
 	INT("kamp_traek", "cavalry: turns engaged since it rested"),
 	INT("naerkamp_traek", "the turn of its last melee"),
+	INT("naerkamp_uafgjort",
+	    "the turn of its last melee that was tied and not broken off: it goes on (K8, 15.1)"),
 	INT("bedaekning_traek",
 	    "the turn it fought a melee as the escort of the battery it supports (16)"),
 	INT("nabo_traek", "cavalry: the last turn it was a neighbour in a melee"),
@@ -1317,9 +1323,11 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * recorded whatever the override (ks_impossible_new, a flag no table
 	 * names) is refused by the replay too, where one written into the
 	 * log by hand was taken for an override (impossible_replayed; the
-	 * core's check, nothing resolved changes)
+	 * core's check, nothing resolved changes); 2026-12-07.1: a battery
+	 * engaged in a tied melee that goes on gives no defensive fire (15.1,
+	 * K8, forsvarsild_naerkamp_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-06.3",    /* rules_revision (above) */
+	"2026-12-07.1",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

@@ -365,7 +365,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-06.3");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-07.1");
 }
 END_TEST
 
@@ -5456,6 +5456,77 @@ START_TEST(test_defensive_fire_targets)
 }
 END_TEST
 
+/* 15.1: "Et batteri kan altid afgive en forsvarsskydning med kardæsk, mod
+ * en angribende enhed hvis: Det har ammunition, Det ikke er engageret i
+ * nærkamp, og ...".  The defensive fire comes before the turn's melees, so
+ * the melee a battery is engaged in is one of the last turn that was tied
+ * and goes on (K8), not broken off (16.5): the tie marks its units
+ * (naerkamp_uafgjort), the afbryd clears them, and the battery's
+ * forsvarsild the next turn is refused (forsvarsild_naerkamp_kontrol; a
+ * game made before gave it) */
+/* D1 attacks B1, escorted by L2 (16: fought against L2, B1's crew in
+ * it), and they tie (turn 10); breaks_off: an afbryd after it, or NULL */
+static void battery_tied(const char *without, const char *breaks_off)
+{
+	game_without(without);
+	orders("D1 A @B1\n");
+	orders("L2 ST @B1\n");
+	EV_OK("angreb", "unit=D1 maal=B1");
+	EV_OK("stoette", "unit=L2 stoetter=B1 rolle=nabo afstand=3");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=D1 forsvarer=B1");
+	if (breaks_off)
+		EV_OK("afbryd", breaks_off);
+	resolve("angrebshandlinger", D(3, 3, 4, 2, 3, 3));
+	expect_result("D1: nærkamp D1 mod B1, bedækket af L2: føres som et angreb mod L2 (16)");
+	expect_result("uafgjort (vores regel: teksten har ingen uafgjort nærkamp): begge LU");
+}
+
+/* turn 10: D1 attacks B1 again after their tie of turn 'tied' */
+static void attacks_again(const char *without, const char *tied)
+{
+	game_without(without);
+	orders("D1 A @B1\n");
+	declared_attack("D1", "B1");
+	ord_kv_set(&U("B1")->state, "naerkamp_uafgjort", tied);
+}
+
+START_TEST(test_defensive_fire_engaged)
+{
+	/* turn 10: the tie goes on for the three (K8) */
+	battery_tied(NULL, NULL);
+	ck_assert_int_eq(st("B1", "naerkamp_uafgjort"), 10);
+	ck_assert_int_eq(st("L2", "naerkamp_uafgjort"), 10);
+	ck_assert_int_eq(st("D1", "naerkamp_uafgjort"), 10);
+	/* broken off right after the roll (16.5): it goes on for none */
+	battery_tied(NULL, "unit=D1");
+	ck_assert_int_eq(st("B1", "naerkamp_uafgjort"), 0);
+	ck_assert_int_eq(st("L2", "naerkamp_uafgjort"), 0);
+	ck_assert_int_eq(st("D1", "naerkamp_uafgjort"), 0);
+	battery_tied(NULL, "unit=B1");
+	ck_assert_int_eq(st("B1", "naerkamp_uafgjort"), 0);
+	ck_assert_int_eq(st("D1", "naerkamp_uafgjort"), 0);
+	/* the next turn D1 attacks again: the battery gives no canister */
+	attacks_again(NULL, "9");
+	ck_assert_str_eq(event("forsvarsild", "unit=B1 maal=D1"),
+			 "battery 'B1' is engaged in melee (its melee of turn 9 was tied and goes on, K8): a battery gives defensive fire only if it is not engaged in melee (15.1 forsvarsskydning)\n");
+	/* a tie of an earlier turn is over */
+	attacks_again(NULL, "8");
+	EV_OK("forsvarsild", "unit=B1 maal=D1");
+	/* a game made before: the canister is fired, and a tie marks nothing */
+	attacks_again("forsvarsild_naerkamp_kontrol", "9");
+	EV_OK("forsvarsild", "unit=B1 maal=D1");
+	resolve("angrebshandlinger", D(6, 6, 5));
+	expect_result("B1: forsvarsskydning med kardæsk på D1: 6 kanoner, 9 pund, SK (kardæsk), zone I; "
+		      "3d6 = 17 (6+6+5), +6 kardæsk zone I = 23: Skema XV 12 mand pr. kanon × 6 = 72 "
+		      "mand; moral 23: FU");
+	ck_assert_int_eq(st("D1", "tab_mand"), 72);
+	battery_tied("forsvarsild_naerkamp_kontrol", NULL);
+	ck_assert_int_eq(st("B1", "naerkamp_uafgjort"), 0);
+	ck_assert_int_eq(st("D1", "naerkamp_uafgjort"), 0);
+}
+END_TEST
+
 /* 13: "En afbrudt stormmarch kan ikke genoptages": a unit whose order ends
  * its stormmarch before the turn does (a fraction short of it, a march
  * after it) keeps the turn (stormmarch_afbrudt); one that runs to the end
@@ -8180,6 +8251,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_rounds_for_every_piece);
 	tcase_add_test(tc, test_ranged_then_fired);
 	tcase_add_test(tc, test_defensive_fire_targets);
+	tcase_add_test(tc, test_defensive_fire_engaged);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_overfire_between);
 	tcase_add_test(tc, test_overfire_zone);
