@@ -1412,6 +1412,36 @@ int ks_defence_cancel(struct ord_ctx *ctx, const struct ord_unit *u)
 	       (!strcmp(re, "forsvar") || !strcmp(re, "modangreb"));
 }
 
+/* u attacked with løb this turn: LU after its attack action to the end
+ * of the half turn after its løb, said when its state becomes so (not
+ * over a U or FU, nor an LU that lasts longer, which ks_set_moral keeps) */
+static void lu_after_attack_loeb(struct ord_ctx *ctx, struct ord_unit *u)
+{
+	int turn = ord_ctx_turn(ctx), h;
+	long til = ks_st(ctx, u, "moral_til");
+	char *was;
+	struct ks_text t;
+
+	if (ks_gone(ctx, u) || ks_st(ctx, u, "angreb_loeb") != turn ||
+	    !ks_check(ks_r(ctx), "loeb_angreb_kontrol") || ks_moral_now(ctx, u) >= KS_U)
+		return;
+	h = ks_loeb_lu_until(ctx, u);
+	was = ord_strdup(ks_st_str(ctx, u, "moral"));
+	ks_set_moral(ctx, u, KS_LU, h, "løb", NULL);
+	if (strcmp(was, ks_st_str(ctx, u, "moral")) || til != ks_st(ctx, u, "moral_til")) {
+		ks_text_init(&t);
+		ord_buf_addf(&t.da,
+			     "angreb med løb: LU efter angrebshandlingen, til %s træk %d (løb; ikke under angrebshandlingen, 13)",
+			     h % 2 ? "slutningen af" : "midt i", h / 2);
+		ord_buf_addf(&t.en,
+			     "attack with løb: LU after the attack, until %s of turn %d (løb; not during the attack, 13)",
+			     h % 2 ? "the end" : "the middle", h / 2);
+		ks_result(ctx, 0, u, NULL, &t);
+		ks_text_release(&t);
+	}
+	free(was);
+}
+
 int ks_resolve_attacks(struct ord_ctx *ctx)
 {
 	size_t i, n = ord_ctx_nevents(ctx);
@@ -1514,6 +1544,13 @@ int ks_resolve_attacks(struct ord_ctx *ctx)
 			surrender(ctx, u, 0, "angrebet i FU og kan ikke flygte",
 				  "attacked in FU and cannot flee");
 	}
+	/* 13: "En enhed er LU et halvt træk efter løb i linie. Hvis løb i
+	 * linie benyttes for at angribe, er enheden ikke LU under
+	 * angrebshandlingen": not during the attack, so the LU of its løb
+	 * comes after it, for what is left of the half turn after the løb
+	 * (loeb_angreb_kontrol; a game made before gave none) */
+	for (i = 0; i < ord_ctx_nunits(ctx) && !err; i++)
+		lu_after_attack_loeb(ctx, ord_ctx_unit(ctx, i));
 	supports_release(&ix);
 	if (!err)
 		end_of_turn(ctx);

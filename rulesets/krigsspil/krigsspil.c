@@ -22,7 +22,9 @@
  *      that may carry its own <tables> (README "The map").
  *  K2  Morale lasts in half turns: LU during and lu_efter_halve_traek half
  *      turns after a change of formation or front or an obstacle, only
- *      after løb (from where the order's L ends, 12.1, 13); U for the rest
+ *      after løb (from where the order's L ends, 12.1, 13), and after a
+ *      løb into an attack only once the attack is over, "ikke LU under
+ *      angrebshandlingen" (13, loeb_angreb_kontrol); U for the rest
  *      of the turn after a cancelled attack
  *      (16.6); fire and melee results last until reorganised.
  *  K3  Reorganisation (its rules are lost): a unit in U or FU that is not
@@ -827,6 +829,7 @@ static const struct ord_state_key state_keys[] = {
 	STR("sidst_rolle", "its role in its last melee: angriber or forsvarer"),
 	STR("angreb_maal", "the target of the attack declared this turn"),
 	INT("angreb_traek", "the turn it declared an attack"),
+	INT("angreb_loeb", "the turn it declared an attack with løb (13)"),
 	INT("angreb_storm",
 	    "1 when that attack is at stormmarch of at least ½ turn (Skema XV's bonuses)"),
 	STR("stoetter", "the unit it supports this turn"),
@@ -1325,7 +1328,9 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * log by hand was taken for an override (impossible_replayed; the
 	 * core's check, nothing resolved changes); 2026-12-07.1: a battery
 	 * engaged in a tied melee that goes on gives no defensive fire (15.1,
-	 * K8, forsvarsild_naerkamp_kontrol)
+	 * K8, forsvarsild_naerkamp_kontrol), and a unit that attacked with
+	 * løb is LU after the attack, not during it (13, K2,
+	 * loeb_angreb_kontrol)
 	 * (docs/threat-model.md, "Rules corrected") */
 	"2026-12-07.1",    /* rules_revision (above) */
 	ks_tables,         /* tables */

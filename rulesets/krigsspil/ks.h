@@ -283,6 +283,9 @@ int ks_block_effective(struct ord_ctx *ctx, const struct ord_unit *u, const stru
  * counted forfoelgelse_kavaleri_gange times) */
 int ks_pursuit_strong(struct ord_ctx *ctx, const struct ord_unit *a, const struct ord_unit *f);
 int ks_resolve_attacks(struct ord_ctx *ctx);
+/* 13: the half turn (2 turn + 0 or 1) to whose end u is LU after the løb
+ * its order gives (lu_efter_halve_traek halves after its L groups end). */
+int ks_loeb_lu_until(struct ord_ctx *ctx, const struct ord_unit *u);
 int ks_defence_cancel(struct ord_ctx *ctx, const struct ord_unit *u);
 /* 8.4: British cavalry out of control, not in U or FU, does not break off
  * its melee (britisk_afbryd_kontrol). */

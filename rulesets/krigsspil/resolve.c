@@ -728,6 +728,10 @@ static int resolve_declarations(struct ord_ctx *ctx)
 			}
 			if (ord_kv_get_bool(&e->kv, "loeb", 0)) {
 				ks_st_set(ctx, a, "loeb_sidst", turn);
+				/* its LU comes after the attack (13,
+				 * loeb_angreb_kontrol; ks_resolve_attacks) */
+				if (ks_check(ks_r(ctx), "loeb_angreb_kontrol"))
+					ks_st_set(ctx, a, "angreb_loeb", turn);
 				ks_text_add(&t, " med løb", " with løb");
 			}
 			if (pass == 0)
@@ -885,17 +889,23 @@ static void lu_after_change(struct ord_ctx *ctx, struct ord_unit *u, const char 
  * from there, to the end of the half turn it falls in (ours: morale is
  * counted in half turns).  "L ↑" gives LU to the end of this turn, "M ↑ ½
  * L ↑" to the middle of the next. */
-static void lu_after_loeb(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
+int ks_loeb_lu_until(struct ord_ctx *ctx, const struct ord_unit *u)
 {
 	static const char *const loeb[] = { "loeb", NULL };
-	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek"), end = order_end(ctx, u, loeb), h;
+	int per = (int)ks_param(ks_r(ctx), "kvarte_pr_traek"), end = order_end(ctx, u, loeb);
 
 	if (end < 0) /* no L on the sheet (an override): the løb took the first half */
 		end = per / 2;
 	if (end > per)
 		end = per;
 	/* the half turns from the start of the turn that the LU reaches into */
-	h = lu_half_after(ctx, end);
+	return lu_half_after(ctx, end);
+}
+
+static void lu_after_loeb(struct ord_ctx *ctx, struct ord_unit *u, struct ks_text *t)
+{
+	int h = ks_loeb_lu_until(ctx, u);
+
 	ks_set_moral(ctx, u, KS_LU, h, "løb", NULL);
 	ord_buf_addf(&t->da, "; LU til %s træk %d (løb)", h % 2 ? "slutningen af" : "midt i", h / 2);
 	ord_buf_addf(&t->en, "; LU until %s of turn %d (%s)", h % 2 ? "the end" : "the middle",

@@ -308,6 +308,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("modangreb_kontrol", 0, 1),
 	WHOLE("stoette_naerkamp_kontrol", 0, 1),
 	WHOLE("forsvarsild_naerkamp_kontrol", 0, 1),
+	WHOLE("loeb_angreb_kontrol", 0, 1),
 	NUM("retraete_maal_cm", 0, MANY),
 	NUM("flyt_retning_grader", 0, 180),
 	NUM("flyt_retning_min_cm", 0, MANY),

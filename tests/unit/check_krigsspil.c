@@ -5527,6 +5527,50 @@ START_TEST(test_defensive_fire_engaged)
 }
 END_TEST
 
+/* 13: "En enhed er LU et halvt træk efter løb i linie. Hvis løb i linie
+ * benyttes for at angribe, er enheden ikke LU under angrebshandlingen":
+ * L1 runs at D1 and wins; it fought the melee in OR, and is LU after the
+ * attack to half a turn after its løb: its L ends mid-turn (L alone is
+ * half a turn), so to the end of turn 10; with the løb in the second
+ * half, to the middle of turn 11 (loeb_angreb_kontrol; a game made
+ * before gave it no LU) */
+static void ran_into_attack(const char *without, const char *order)
+{
+	game_without(without);
+	orders(order);
+	EV_OK("angreb", "unit=L1 maal=D1 loeb=yes");
+	resolve("angrebserklaering", NULL, 0);
+	EV_OK("naerkamp", "angriber=L1 forsvarer=D1");
+	resolve("angrebshandlinger", D(6, 6, 6, 2, 2, 2));
+	/* the melee in OR: no "−1 LU" for the attacker */
+	expect_result("L1: nærkamp L1 mod D1; angriberens støtte: ingen; forsvarerens støtte: "
+		      "ingen: angriber 18 figurer (4 nærkampsenheder): 3d6 = 18 (6+6+6), +2 1. "
+		      "skydning = 20;");
+}
+
+START_TEST(test_loeb_attack_lu_after)
+{
+	ran_into_attack(NULL, "L1 L ↑ A @D1\n");
+	ck_assert_int_eq(st("L1", "angreb_loeb"), 10);
+	expect_result("L1: angreb med løb: LU efter angrebshandlingen, til slutningen af træk 10 "
+		      "(løb; ikke under angrebshandlingen, 13)");
+	expect_result("[en: attack with løb: LU after the attack, until the end of turn 10 (løb; "
+		      "not during the attack, 13)");
+	ck_assert_str_eq(sts("L1", "moral"), "LU");
+	ck_assert_int_eq(st("L1", "moral_til"), 21);
+	ran_into_attack(NULL, "L1 M ↑ ½ L ↑ A @D1\n");
+	expect_result("L1: angreb med løb: LU efter angrebshandlingen, til midt i træk 11");
+	ck_assert_int_eq(st("L1", "moral_til"), 22);
+	ck_assert_int_eq(ks_moral_at(ctx, U("L1"), 22, NULL), KS_LU);
+	ck_assert_int_eq(ks_moral_at(ctx, U("L1"), 23, NULL), KS_OR);
+	/* a game made before: no LU for the løb of an attack */
+	ran_into_attack("loeb_angreb_kontrol", "L1 L ↑ A @D1\n");
+	ck_assert_int_eq(st("L1", "angreb_loeb"), 0);
+	ck_assert_int_eq(ks_moral_now(ctx, U("L1")), KS_OR);
+	ck_assert_ptr_null(strstr(ord_ctx_fake_results(ctx), "angreb med løb"));
+}
+END_TEST
+
 /* 13: "En afbrudt stormmarch kan ikke genoptages": a unit whose order ends
  * its stormmarch before the turn does (a fraction short of it, a march
  * after it) keeps the turn (stormmarch_afbrudt); one that runs to the end
@@ -8252,6 +8296,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_ranged_then_fired);
 	tcase_add_test(tc, test_defensive_fire_targets);
 	tcase_add_test(tc, test_defensive_fire_engaged);
+	tcase_add_test(tc, test_loeb_attack_lu_after);
 	tcase_add_test(tc, test_overfire);
 	tcase_add_test(tc, test_overfire_between);
 	tcase_add_test(tc, test_overfire_zone);
