@@ -1814,6 +1814,12 @@ START_TEST(test_cossacks)
 	ck_assert(ks_cossack_closed(ctx, U("C2"), "linie"));
 	ck_assert(!ks_cossack_closed(ctx, U("C1"), NULL));
 	ck_assert(!ks_cossack_closed(ctx, U("L1"), NULL));
+	/* 8.1's "har vanskeligt ved at manøvre i sluttet formation" has no
+	 * measure; 8.5's is it, march column aside: the whole march length
+	 * there (README, "Readings the text leaves open") */
+	ck_assert_str_eq(value("move", "art=kosakker formation=marchkolonne", NULL, 0, "reach"), "50");
+	ck_assert_str_eq(value("move", "art=kosakker formation=linie", NULL, 0, "reach"), "25");
+	ck_assert_str_eq(value("move", "art=kosakker formation=soutien", NULL, 0, "reach"), "25");
 	/* a flight is in FU, which has no formation (11): cossacks flee at
 	 * light cavalry's stormmarch (17), never at half of it */
 	ck_assert_str_eq(value("move", "art=kosakker gang=flugt", NULL, 0, "reach"),
