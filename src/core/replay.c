@@ -938,6 +938,7 @@ struct cmp {
 	size_t kroll; /* the replay's next roll, result, and unit (states) */
 	size_t kres;
 	size_t unit;
+	size_t b_of;       /* 1 + the changed unit whose state c->b holds (next_changed), 0: none */
 	unsigned char *ok; /* per unit: its recorded state is the one the rules give */
 	struct ord_buf a, b, want, got, attrs;
 	struct ord_digest d;
@@ -1126,11 +1127,17 @@ static int cmp_unit(struct cmp *c, size_t i, const struct ord_rec_state *rs)
 	return rs && strcmp(rs->unit, ctx->units[i].id);
 }
 
-/* The next changed unit from c->unit on (its state in c->b), or nunits. */
+/* The next changed unit from c->unit on (its state in c->b), or nunits.
+ * Asked twice of a unit (cmp_state asks, then walks to it): the state
+ * found the first time is still in c->b, not serialised and hashed again. */
 static size_t next_changed(struct cmp *c)
 {
+	if (c->b_of == c->unit + 1)
+		return c->unit;
 	while (c->unit < c->ctx->nunits && !ord_ctx_unit_changed(c->ctx, c->unit, &c->b))
 		c->unit++;
+	if (c->unit < c->ctx->nunits)
+		c->b_of = c->unit + 1;
 	return c->unit;
 }
 
@@ -1169,8 +1176,10 @@ static int cmp_state(void *ud, const struct ord_rec_state *rs)
 		return 0;
 	}
 	/* a unit the phase changed was named already, out of order */
-	if (u && !strcmp(u->id, rs->unit))
+	if (u && !strcmp(u->id, rs->unit)) {
+		c->b_of = 0; /* c->b is u's now */
 		known = ord_ctx_unit_changed(ctx, (size_t)(u - ctx->units), &c->b);
+	}
 	if (!known && c->listed++ < MAX_LISTED)
 		ord_vout_fail(c->x->v,
 			      "phase %s: a state of unit %s is recorded (%s) that the rules do not give",
