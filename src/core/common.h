@@ -118,6 +118,10 @@ int ord_kv_shared_memo(const struct ord_kv *kv, unsigned char **memo);
  * rehash, a sweep or the pool's release, each of which counts in gen), so
  * a value found in them may be noted by the block's address and gen. */
 const void *ord_kv_shared_block(const struct ord_kv *kv);
+/* kv, empty, made to hold the list like holds, which a pool shares (like
+ * unchanged since, as for ord_kv_shared_memo): one list more holds its
+ * block, as if kv had been parsed from like's text into the pool. */
+void ord_kv_share(struct ord_kv *kv, const struct ord_kv *like);
 
 /*
  * An arena of strings freed together: a record's rows (record.c), the

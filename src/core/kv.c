@@ -671,6 +671,19 @@ const void *ord_kv_shared_block(const struct ord_kv *kv)
 	return kv->items && kv->alloc == SHARED ? head_of(kv->items) : NULL;
 }
 
+void ord_kv_share(struct ord_kv *kv, const struct ord_kv *like)
+{
+	struct ord_kv_shared *h;
+
+	if (!like->items || like->alloc != SHARED) { /* no list a pool shares */
+		ord_kv_copy(kv, like);
+		return;
+	}
+	h = head_of(like->items);
+	h->refs++;
+	held_shared(kv, h);
+}
+
 int ord_kv_pool_parse(struct ord_kv_pool *pool, struct ord_kv *kv, const char *text)
 {
 	struct ord_kv_pool_text *t = NULL;

@@ -1550,6 +1550,30 @@ void ord_scenario_fill_defaults(struct ord_scenario *sc, const struct ord_key_sp
 	ord_buf_release(&why);
 }
 
+/* The lists of attributes ord_scenario_check_attrs found clean, by the
+ * address of the block the pool shares: a scenario's kinds, formations and
+ * sizes make a few dozen; a list not found within CLEAN_PROBE slots of its
+ * own is checked again each time (more lists cost time, not a wrong
+ * answer). */
+#define CLEAN_SLOTS 256
+#define CLEAN_PROBE 8
+
+struct clean_list {
+	const void *in;           /* the block a unit was read as; NULL: an empty slot */
+	const struct ord_kv *out; /* the list its defaults made, a unit's */
+};
+
+/* The slot holding in, or the empty one where it goes, or NULL. */
+static struct clean_list *clean_slot(struct clean_list *clean, const void *in)
+{
+	size_t s = ord_hash64(&in, sizeof(in)) % CLEAN_SLOTS, k;
+
+	for (k = 0; k < CLEAN_PROBE; k++, s = (s + 1) % CLEAN_SLOTS)
+		if (!clean[s].in || clean[s].in == in)
+			return &clean[s];
+	return NULL;
+}
+
 int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec *specs,
 			     const struct ord_words_how *words, const char *name)
 {
@@ -1558,6 +1582,11 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 	struct ord_buf known = ORD_BUF_INIT, why = ORD_BUF_INIT;
 	struct unit_index units = { NULL, NULL };
 	const struct ord_key_spec *s;
+	/* lists checked with no problem: the list a unit was read as (the
+	 * pool's block), found by its address, and the list its defaults
+	 * made */
+	struct clean_list clean[CLEAN_SLOTS] = { { 0 } };
+	struct clean_list *c;
 	unsigned line, col;
 	size_t i, j;
 
@@ -1567,6 +1596,22 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 		ord_words_add(&known, " ", s->name);
 	for (i = 0; i < sc->nunits; i++) {
 		struct ord_scenario_unit *u = &sc->units[i];
+		const void *in = ord_kv_shared_block(&u->attrs);
+		size_t before = p.n;
+
+		/* the units of a kind are read as one list the pool shares: a
+		 * list checked clean is clean again (no check reads more than
+		 * the list, the specs and the scenario's ids and names), and
+		 * its defaults make the same list.  Every block a unit not yet
+		 * checked holds was read before this loop and is held since,
+		 * so one at a noted address is the block noted, not one made
+		 * since. */
+		c = in ? clean_slot(clean, in) : NULL;
+		if (c && c->in) {
+			ord_kv_release(&u->attrs);
+			ord_kv_share(&u->attrs, c->out);
+			continue;
+		}
 
 		for (j = 0; j < u->attrs.n; j++) {
 			const struct ord_kv_item *it = &u->attrs.items[j];
@@ -1613,6 +1658,10 @@ int ord_scenario_check_attrs(struct ord_scenario *sc, const struct ord_key_spec 
 				   s->name, why.buf);
 		}
 		fill_defaults(sc, u, specs, words, &why);
+		if (c && p.n == before && ord_kv_shared_block(&u->attrs)) {
+			c->in = in;
+			c->out = &u->attrs;
+		}
 	}
 	unit_index_release(sc, &units);
 	ord_buf_release(&known);

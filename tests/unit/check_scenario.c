@@ -901,6 +901,60 @@ START_TEST(test_attrs_words_as_the_sheet)
 }
 END_TEST
 
+/* Units of one list of attributes are checked as one (the lists found
+ * clean are kept by ord_scenario_check_attrs): each unit of a list met
+ * again, next to it or after others, ends as the first of it did, its
+ * words respelled and its defaults filled, holding the same list; a list
+ * with a problem is said of every unit that has it. */
+START_TEST(test_attrs_lists_met_again)
+{
+	static const struct ord_key_spec specs[] = {
+		{ "formation", ORD_KEY_ENUM, 0, "linie|karre|skyttekaede_taet|skyttekaede_tynd", 0,
+		  0, "linie", "formation" },
+		{ "ammo", ORD_KEY_ENUM, 0, "SF|SK", 0, 0, NULL, "ammunition" },
+		{ 0 },
+	};
+	const struct ord_words_how words = { ord_notation_ordre.word_key, ord_notation_ordre.word_value,
+					     ord_notation_ordre.word_forms };
+	static const char *const want[][2] = {
+		{ "karre", "SK" }, { "linie", "SF" }, { "karre", "SK" }, { "linie", "SF" },
+		{ "kra", "SF" },   { "karre", "SK" }, { "kra", "SF" },   { "linie", "SF" },
+	};
+	struct ord_scenario sc;
+	size_t i;
+
+	load_body_ok(&sc,
+		     HEAD "<unit id=\"U1\" name=\"A\" side=\"a\" formation=\"kar\" ammo=\"sk\"/>\n"
+			  "<unit id=\"U2\" name=\"B\" side=\"a\" ammo=\"SF\"/>\n"
+			  "<unit id=\"U3\" name=\"C\" side=\"a\" formation=\"kar\" ammo=\"sk\"/>\n"
+			  "<unit id=\"U4\" name=\"D\" side=\"b\" ammo=\"SF\"/>\n"
+			  "<unit id=\"U5\" name=\"E\" side=\"b\" formation=\"kra\" ammo=\"SF\"/>\n"
+			  "<unit id=\"U6\" name=\"F\" side=\"b\" formation=\"kar\" ammo=\"sk\"/>\n"
+			  "<unit id=\"U7\" name=\"G\" side=\"b\" formation=\"kra\" ammo=\"SF\"/>\n"
+			  "<unit id=\"U8\" name=\"H\" side=\"b\" ammo=\"SF\"/>\n");
+	ck_assert_int_eq(ord_scenario_check_attrs(&sc, specs, &words, "t.xml"), ORD_EBADDATA);
+	ck_assert_str_eq(ord_error_last(),
+			 "t.xml:10:44: unit 'U5': 'kra' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd): did you mean 'kar' (karre)?\n"
+			 "t.xml:12:44: unit 'U7': 'kra' is not valid for 'formation' (expected one of linie karre skyttekaede_taet skyttekaede_tynd): did you mean 'kar' (karre)?");
+	for (i = 0; i < sc.nunits; i++) {
+		ck_assert_uint_eq(sc.units[i].attrs.n, 2);
+		ck_assert_str_eq(ord_kv_get(&sc.units[i].attrs, "formation"), want[i][0]);
+		ck_assert_str_eq(ord_kv_get(&sc.units[i].attrs, "ammo"), want[i][1]);
+	}
+	/* a list once, whichever way each unit came to it */
+	ck_assert_ptr_nonnull(ord_kv_shared_block(&sc.units[0].attrs));
+	ck_assert_ptr_eq(ord_kv_shared_block(&sc.units[2].attrs),
+			 ord_kv_shared_block(&sc.units[0].attrs));
+	ck_assert_ptr_eq(ord_kv_shared_block(&sc.units[5].attrs),
+			 ord_kv_shared_block(&sc.units[0].attrs));
+	ck_assert_ptr_eq(ord_kv_shared_block(&sc.units[3].attrs),
+			 ord_kv_shared_block(&sc.units[1].attrs));
+	ck_assert_ptr_eq(ord_kv_shared_block(&sc.units[7].attrs),
+			 ord_kv_shared_block(&sc.units[1].attrs));
+	ord_scenario_release(&sc);
+}
+END_TEST
+
 /* An attribute of type ORD_KEY_UNIT names a unit of the scenario, by id or
  * by name ignoring ASCII case, as a sheet does; one that names none is
  * refused with its line and column, in any order of the units. */
@@ -1271,6 +1325,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(attrs, test_attrs_words_as_the_sheet);
 	tcase_add_test(attrs, test_attrs_values);
 	tcase_add_test(attrs, test_attrs_name_units);
+	tcase_add_test(attrs, test_attrs_lists_met_again);
 	tcase_add_test(attrs, test_attrs_no_specs);
 	tcase_add_test(attrs, test_attrs_many);
 	tcase_add_test(attrs, test_attrs_columns);
