@@ -686,9 +686,34 @@ out:
 	return err;
 }
 
+/* u's attributes but its id, name and side, set one by one, then in one
+ * block shared by the units of one kind if their text reads back as them
+ * (a value with a newline, of a character reference, does not). */
+static void read_unit_attrs(struct ord_scenario *sc, struct ord_scenario_unit *u, xmlNodePtr n)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+	xmlAttrPtr a;
+
+	for (a = n->properties; a; a = a->next) {
+		xmlChar *v;
+		const char *key = (const char *)a->name;
+
+		if (!strcmp(key, "id") || !strcmp(key, "name") || !strcmp(key, "side"))
+			continue;
+		v = xmlNodeListGetString(n->doc, a->children, 1);
+		ord_kv_set(&u->attrs, key, v ? (const char *)v : "");
+		xmlFree(v);
+	}
+	ord_kv_serialize(&u->attrs, &b);
+	ord_kv_pool_repack(&sc->pool, &u->attrs, &b);
+	ord_buf_release(&b);
+}
+
 static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 {
 	struct ord_scenario_unit *u;
+	struct ord_buf text = ORD_BUF_INIT;
+	int lines_apart = 0; /* a value holds a newline */
 	xmlAttrPtr a;
 	int err;
 
@@ -703,6 +728,11 @@ static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 		locate_unit(u, n);
 	if ((err = unit_strings(sc, u, n, name)) != 0)
 		return err;
+	/* the attributes as ord_kv_serialize writes a list, parsed into the
+	 * pool: in one block, shared by the units of one kind (a string for
+	 * each attribute of 100,000 units was a tenth of an audit's memory),
+	 * and the text the units of a kind write alike found again without
+	 * a parse (ord_kv_pool_parse) */
 	for (a = n->properties; a; a = a->next) {
 		xmlChar *v;
 		const char *key = (const char *)a->name;
@@ -711,19 +741,20 @@ static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 			continue;
 		/* no entities ever reach here (xmlsafe), so this is the plain text */
 		v = xmlNodeListGetString(n->doc, a->children, 1);
-		ord_kv_set(&u->attrs, key, v ? (const char *)v : "");
+		if (v && strchr((const char *)v, '\n'))
+			lines_apart = 1;
+		ord_buf_adds(&text, key);
+		ord_buf_addch(&text, '=');
+		ord_buf_adds(&text, v ? (const char *)v : "");
+		ord_buf_addch(&text, '\n');
 		xmlFree(v);
 	}
-	{
-		/* in one block, shared by the units of one kind: a string for
-		 * each attribute of 100,000 units was a tenth of an audit's
-		 * memory */
-		struct ord_buf b = ORD_BUF_INIT;
-		ord_kv_serialize(&u->attrs, &b);
-		ord_kv_pool_repack(&sc->pool, &u->attrs, &b);
-		ord_buf_release(&b);
-	}
-	return 0;
+	if (!lines_apart)
+		err = ord_kv_pool_parse(&sc->pool, &u->attrs, text.buf);
+	else
+		read_unit_attrs(sc, u, n); /* a value with a newline reads otherwise as text */
+	ord_buf_release(&text);
+	return err;
 }
 
 static int read_nmr(struct ord_scenario *sc, xmlNodePtr n, const char *name)

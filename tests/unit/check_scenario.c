@@ -901,6 +901,33 @@ START_TEST(test_attrs_words_as_the_sheet)
 }
 END_TEST
 
+/* A unit's attributes are read as the text of a list, but for a value
+ * with a newline (a character reference), which that text would read as
+ * two lines: set as written; the units of one list share it. */
+START_TEST(test_attrs_read)
+{
+	struct ord_scenario sc;
+
+	load_body_ok(&sc, HEAD
+		     "<unit id=\"U1\" name=\"A\" side=\"a\" kind=\"foot\" note=\"x=1\"/>\n"
+		     "<unit id=\"U2\" name=\"B\" side=\"a\" kind=\"foot\" note=\"two&#10;lines\"/>\n"
+		     "<unit id=\"U3\" name=\"C\" side=\"b\" kind=\"foot\" note=\"x=1\"/>\n"
+		     "<unit id=\"U4\" name=\"D\" side=\"b\" kind=\"foot\" note=\"\"/>\n"
+		     "<unit id=\"U5\" name=\"E\" side=\"b\"/>\n");
+	ck_assert_uint_eq(sc.units[0].attrs.n, 2);
+	ck_assert_str_eq(ord_kv_get(&sc.units[0].attrs, "kind"), "foot");
+	ck_assert_str_eq(ord_kv_get(&sc.units[0].attrs, "note"), "x=1");
+	ck_assert_uint_eq(sc.units[1].attrs.n, 2);
+	ck_assert_str_eq(ord_kv_get(&sc.units[1].attrs, "note"), "two\nlines");
+	ck_assert_ptr_nonnull(ord_kv_shared_block(&sc.units[0].attrs));
+	ck_assert_ptr_eq(ord_kv_shared_block(&sc.units[2].attrs),
+			 ord_kv_shared_block(&sc.units[0].attrs));
+	ck_assert_str_eq(ord_kv_get(&sc.units[3].attrs, "note"), "");
+	ck_assert_uint_eq(sc.units[4].attrs.n, 0);
+	ord_scenario_release(&sc);
+}
+END_TEST
+
 /* Units of one list of attributes are checked as one (the lists found
  * clean are kept by ord_scenario_check_attrs): each unit of a list met
  * again, next to it or after others, ends as the first of it did, its
@@ -1326,6 +1353,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(attrs, test_attrs_values);
 	tcase_add_test(attrs, test_attrs_name_units);
 	tcase_add_test(attrs, test_attrs_lists_met_again);
+	tcase_add_test(attrs, test_attrs_read);
 	tcase_add_test(attrs, test_attrs_no_specs);
 	tcase_add_test(attrs, test_attrs_many);
 	tcase_add_test(attrs, test_attrs_columns);
