@@ -1784,6 +1784,19 @@ static int read_bundle(struct reader *rd, const char *bytes, size_t len)
 	return err;
 }
 
+/* The made= of r's turn's opening (malloc'd), NULL when it logs none. */
+static char *record_made(const struct ord_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->entries.n; i++) {
+		const struct ord_rec_entry *e = &r->entries.v[i];
+		if (e->body && e->kind && !strcmp(e->kind, "open") && e->turn == r->turn)
+			return ord_canon_get(e->body, "made");
+	}
+	return NULL;
+}
+
 /* The report ro asks for, rebuilt from the verified record r with the
  * ruleset, tables and scenario the verifier read (c): the builder the game
  * file's report uses (report.h), from the units as the turn ended. */
@@ -1798,6 +1811,7 @@ static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int
 	struct ord_rules *rules;
 	struct ord_ctx ctx;
 	const char **sides;
+	char *made = NULL;
 	size_t i;
 	int err;
 
@@ -1821,6 +1835,7 @@ static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int
 	src.r = r;
 	src.ctx = &ctx;
 	ord_ctx_init(&ctx, rs, rules, r->turn);
+	ord_ctx_set_made(&ctx, made = record_made(r));
 	ord_report_ctx_of_record(&ctx, r, sc);
 	/* "referee": the referee's report, unless a side has that name */
 	o = *ro;
@@ -1831,6 +1846,7 @@ static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int
 	err = ord_report_build(&src, &o, o.xml ? NULL : report, o.xml ? report : NULL);
 	ord_ctx_release(&ctx);
 	free(sides);
+	free(made);
 	return err;
 }
 

@@ -52,7 +52,10 @@ struct ord_canon_config {
  * (attack 43), and every turn's opening logs the roster's roots,
  * sides_root and units_root (attack 34).  So a sealed sheet holding such
  * words, or an opening without the roots, in a game that says it was
- * made so was stored by other means.  A later check that a game's age
+ * made so was stored by other means.  And a game made so finds a unit's
+ * name that no unit has as written as its notation reads its words
+ * (ord_ctx_set_made: "Soendre Jaegerkorps" for "Søndre Jægerkorps"),
+ * which a game made before refuses.  A later check that a game's age
  * decides compares the date (ord_canon_made_since). */
 #define ORD_GAME_MADE "2026-12-07"
 /* 1 when c's game says it was made by an orderly of date or later. */

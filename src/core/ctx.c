@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "core/argcheck.h"
+#include "core/canon.h"
 #include "core/common.h"
 #include "core/crypto.h"
 #include "core/ctx.h"
@@ -400,6 +401,8 @@ void ord_ctx_init(struct ord_ctx *ctx, const struct ord_ruleset *rs, struct ord_
 	ord_buf_init(&ctx->all_units);
 }
 
+static void keyed_free(struct ord_ctx_keyed *k);
+
 void ord_ctx_release(struct ord_ctx *ctx)
 {
 	size_t i;
@@ -417,6 +420,7 @@ void ord_ctx_release(struct ord_ctx *ctx)
 	free(ctx->state_before);
 	free(ctx->by_id.slots);
 	free(ctx->by_name.slots);
+	keyed_free(ctx->keyed);
 	free(ctx->orders);
 	for (i = 0; i < ctx->nevents; i++)
 		event_release(ctx, &ctx->events[i]);
@@ -1146,7 +1150,9 @@ void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n)
 	free(want);
 }
 
-struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
+/* A unit by its id, else its name, as written (a name in any ASCII case,
+ * then composed). */
+static struct ord_unit *find_as_written(struct ord_ctx *ctx, const char *id_or_name)
 {
 	struct ord_unit *u = map_find(ctx, &ctx->by_id, id_or_name, 0);
 	size_t n = ctx->nunits;
@@ -1178,6 +1184,163 @@ struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
 	return u ? u : map_find(ctx, &ctx->by_name, id_or_name, 1);
 }
 
+/*
+ * The units' names as the notation reads its words (a game made since
+ * 2026-12-07: ord_ctx_set_made), sorted by that reading, made at the
+ * first name no unit has as written: of every unit of the game where a
+ * partial context can list them (lazy_all), so that a unit is found the
+ * same in it as in a context of every unit; else of the units ctx holds,
+ * made again when it holds more.
+ */
+struct keyed_name {
+	const char *key; /* the name as names_key reads it */
+	const char *id;
+};
+struct ord_ctx_keyed {
+	struct ord_arena strings;
+	struct keyed_name *v;
+	size_t n, alloc;
+	size_t nunits; /* the units held it was made of (not of every unit) */
+	int all;       /* made of every unit of the game */
+};
+
+static void keyed_free(struct ord_ctx_keyed *k)
+{
+	if (!k)
+		return;
+	ord_arena_release(&k->strings);
+	free(k->v);
+	free(k);
+}
+
+static void keyed_add(struct ord_ctx *ctx, struct ord_ctx_keyed *k, const char *id,
+		      const char *name, struct ord_buf *tmp)
+{
+	size_t len = strlen(name);
+
+	if (!len || !ord_utf8_valid(name))
+		return;
+	ctx->names_key(tmp, (const unsigned char *)name, (const unsigned char *)name + len);
+	if (k->n == k->alloc) {
+		k->alloc = k->alloc ? 2 * k->alloc : 64;
+		k->v = ord_xrealloc(k->v, k->alloc * sizeof(*k->v));
+	}
+	k->v[k->n].key = ord_arena_strn(&k->strings, tmp->buf, tmp->len);
+	k->v[k->n].id = ord_arena_str(&k->strings, id);
+	k->n++;
+}
+
+static int keyed_cmp(const void *a, const void *b)
+{
+	const struct keyed_name *x = a, *y = b;
+
+	return strcmp(x->key, y->key);
+}
+
+static int all_keep(void *arg, const char *id, const char *name, const char *side);
+
+static struct ord_ctx_keyed *keyed_names(struct ord_ctx *ctx)
+{
+	struct ord_ctx_keyed *k = ctx->keyed;
+	struct ord_buf tmp = ORD_BUF_INIT;
+	size_t i;
+
+	if (k && (k->all || k->nunits == ctx->nunits))
+		return k;
+	keyed_free(k);
+	k = ctx->keyed = ord_xcalloc(1, sizeof(*k));
+	ord_arena_init(&k->strings);
+	/* every unit of the game, read once (as the hint reads them) */
+	if (ctx->lazy_all && !ctx->all_loaded) {
+		ctx->all_loaded = ctx->lazy_all(ctx->lazy_ud, all_keep, &ctx->all_units) ? -1 : 1;
+		ord_error_clear();
+	}
+	if (ctx->lazy_all && ctx->all_loaded > 0) {
+		const char *p = ctx->all_units.buf, *end = p + ctx->all_units.len;
+		while (p < end) {
+			const char *id = p, *name = id + strlen(id) + 1;
+			p = name + strlen(name) + 1;
+			p += strlen(p) + 1;
+			keyed_add(ctx, k, id, name, &tmp);
+		}
+		k->all = 1;
+	} else {
+		for (i = 0; i < ctx->nunits; i++)
+			keyed_add(ctx, k, ctx->units[i].id, ctx->units[i].name, &tmp);
+		k->nunits = ctx->nunits;
+	}
+	if (k->n)
+		qsort(k->v, k->n, sizeof(*k->v), keyed_cmp);
+	ord_buf_release(&tmp);
+	return k;
+}
+
+/* The first of the names that read as written does, and how many do. */
+static const struct keyed_name *keyed_find(struct ord_ctx *ctx, const char *written, size_t *n)
+{
+	struct ord_buf want = ORD_BUF_INIT;
+	struct ord_ctx_keyed *k;
+	const struct keyed_name *first = NULL;
+	size_t lo, hi, len = strlen(written);
+
+	*n = 0;
+	if (!ctx->names_key || !len || !ord_utf8_valid(written))
+		return NULL;
+	ctx->names_key(&want, (const unsigned char *)written, (const unsigned char *)written + len);
+	k = keyed_names(ctx);
+	/* the first at or after want */
+	for (lo = 0, hi = k->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(k->v[mid].key, want.buf) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < k->n && !strcmp(k->v[lo].key, want.buf))
+		first = &k->v[lo];
+	for (; lo < k->n && !strcmp(k->v[lo].key, want.buf); lo++)
+		(*n)++;
+	ord_buf_release(&want);
+	return first;
+}
+
+void ord_ctx_set_made(struct ord_ctx *ctx, const char *made)
+{
+	struct ord_words_how how;
+
+	ctx->names_key = NULL;
+	if (!ord_canon_made_since_day(made, ORD_GAME_MADE))
+		return;
+	ord_words_how_of(&how, ctx->rs);
+	ctx->names_key = how.key;
+}
+
+size_t ord_ctx_keyed_units(struct ord_ctx *ctx, const char *written, struct ord_buf *ids)
+{
+	const struct keyed_name *k;
+	size_t i, n;
+
+	if (ctx->in_lazy || !(k = keyed_find(ctx, written, &n)))
+		return 0;
+	for (i = 0; i < n; i++)
+		ord_buf_add(ids, k[i].id, strlen(k[i].id) + 1);
+	return n;
+}
+
+struct ord_unit *ord_ctx_find_unit(struct ord_ctx *ctx, const char *id_or_name)
+{
+	struct ord_unit *u = find_as_written(ctx, id_or_name);
+	const struct keyed_name *k;
+	size_t n;
+
+	/* no name as written: the one unit whose name reads as it does */
+	if (u || !ctx->names_key || ctx->in_lazy)
+		return u;
+	if (!(k = keyed_find(ctx, id_or_name, &n)) || n != 1)
+		return NULL;
+	return find_as_written(ctx, k->id);
+}
+
 /* The edit distance of written (composed) to a unit's id or name, that
  * composed too when it is not ASCII; tmp is scratch. */
 static size_t name_distance(const char *written, const char *name, size_t max, struct ord_buf *tmp)
@@ -1199,12 +1362,15 @@ static size_t name_distance(const char *written, const char *name, size_t max, s
  */
 /*
  * The unit nearest to what was written, as ord_ctx_unit_hint seeks it.
- * A name is matched as written (ASCII case aside): a notation's folding of
- * its words (ordre: æ ø å typed ae oe aa) is not a unit's name's, since
- * every reader of a stored sheet, verify's of an older build among them,
- * finds its units so.  But a name written in the notation's folding is
+ * In a game made before 2026-12-07 a name is matched as written (ASCII
+ * case aside): a notation's folding of its words (ordre: æ ø å typed ae
+ * oe aa, any case) is not a unit's name's, since every reader of its
+ * stored sheets, verify's of an older build among them, finds its units
+ * so (a game made since finds the one unit whose name reads so:
+ * ord_ctx_set_made).  But a name written in the notation's folding is
  * the unit meant, however many letters apart: the hint names it first,
- * and says which letters were typed so (its id is typed as it is).
+ * and says which letters were typed so, or in which other case (its id
+ * is typed as it is).
  */
 struct hint_seek {
 	const char *written, *bare; /* composed; and with its loose marks left out */
@@ -1427,15 +1593,44 @@ static int all_ascii(const char *s)
 	return !*s;
 }
 
+/* The first character of s keyed as at..end is (a letter of another
+ * case: Æ for æ), not at..end itself, as a string into out; 0 when none. */
+static int other_case(ord_word_key key, const char *s, const unsigned char *at,
+		      const unsigned char *end, struct ord_buf *want, struct ord_buf *out)
+{
+	struct name_chars it;
+	const unsigned char *p;
+	struct ord_buf k = ORD_BUF_INIT;
+	uint32_t cp;
+	int found = 0;
+
+	name_chars_init(&it, s, 0);
+	for (p = it.s; !found && (cp = name_char(&it)) != 0; p = it.s) {
+		if (cp < 0x80 || cp >= 0x110000u ||
+		    ((size_t)(it.s - p) == (size_t)(end - at) && !memcmp(p, at, (size_t)(end - at))))
+			continue;
+		key(&k, p, it.s);
+		if (!strcmp(k.buf, want->buf)) {
+			ord_buf_add(out, p, (size_t)(it.s - p));
+			found = 1;
+		}
+	}
+	ord_buf_release(&k);
+	return found;
+}
+
 /* " (in a name æ is not read from ae, as in the notation's words: write
  * æ, or its id 'D3')", or "ø is not read from oe, nor æ from ae, ...
  * write them": the letters of name that key writes in ASCII, each once,
- * for a name written in ASCII that key finds (hint_seek.keyed); nothing
- * when none. */
-static void keyed_letters(ord_word_key key, const char *name, const char *id, struct ord_buf *out)
+ * that written does not hold as they are: typed as key writes them, or
+ * as a letter of another case (æ from Æ, of "JÆGERKORPS"), for a name
+ * that key finds (hint_seek.keyed); nothing when none.  before: the
+ * game was made before names were read so (ord_ctx_set_made), said. */
+static void keyed_letters(ord_word_key key, const char *name, const char *id, const char *written,
+			  int before, struct ord_buf *out)
 {
 	struct ord_buf k = ORD_BUF_INIT, pair = ORD_BUF_INIT, pairs = ORD_BUF_INIT;
-	struct ord_buf first = ORD_BUF_INIT;
+	struct ord_buf first = ORD_BUF_INIT, typed = ORD_BUF_INIT;
 	struct name_chars it;
 	const unsigned char *at;
 	uint32_t cp;
@@ -1452,15 +1647,23 @@ static void keyed_letters(ord_word_key key, const char *name, const char *id, st
 		ord_buf_addf(&pair, " %.*s ", (int)(it.s - at), (const char *)at);
 		if (strstr(pairs.buf, pair.buf)) /* said already */
 			continue;
+		ord_buf_reset(&typed);
+		ord_buf_add(&typed, at, (size_t)(it.s - at));
+		if (strstr(written, typed.buf)) /* written so: not the difference */
+			continue;
+		ord_buf_reset(&typed);
+		if (!other_case(key, written, at, it.s, &k, &typed))
+			ord_buf_adds(&typed, k.buf);
 		if (!n)
 			ord_buf_add(&first, at, (size_t)(it.s - at));
 		/* " æ is not read from ae", then ", nor ø from oe" */
 		ord_buf_addf(&pairs, "%s%s%sfrom %s", n ? ", nor" : "", pair.buf,
-			     n ? "" : "is not read ", k.buf);
+			     n ? "" : "is not read ", typed.buf);
 		n++;
 	}
 	if (n) {
-		ord_buf_addf(out, " (in a name%s, as in the notation's words: write %s", pairs.buf,
+		ord_buf_addf(out, " (in a name%s, as in the notation's words%s: write %s",
+			     pairs.buf, before ? ", in a game made before " ORD_GAME_MADE : "",
 			     n == 1 ? first.buf : "them");
 		if (all_ascii(id))
 			ord_buf_addf(out, ", or its id '%s'", id);
@@ -1470,6 +1673,26 @@ static void keyed_letters(ord_word_key key, const char *name, const char *id, st
 	ord_buf_release(&pair);
 	ord_buf_release(&pairs);
 	ord_buf_release(&first);
+	ord_buf_release(&typed);
+}
+
+/* ": as the notation reads its words, 'X' is the name of more than one
+ * unit, 'K3' or 'K4': ..." for a name that reads as several units' do
+ * (ord_ctx_set_made): 1 when said. */
+static int keyed_many(struct ord_ctx *ctx, const char *written, struct ord_buf *out)
+{
+	struct ord_buf ids = ORD_BUF_INIT;
+	size_t n = ctx->names_key ? ord_ctx_keyed_units(ctx, written, &ids) : 0;
+
+	if (n > 1) {
+		ord_buf_addf(out,
+			     ": as the notation reads its words, '%s' is the name of more than one unit, ",
+			     written);
+		ids_said(ids.buf, n, out);
+		ord_buf_adds(out, ": write the name as the scenario does, or the unit's id");
+	}
+	ord_buf_release(&ids);
+	return n > 1;
 }
 
 static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side, int all,
@@ -1484,6 +1707,10 @@ static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side
 	size_t i, len;
 
 	ord_ctx_compose_name(&w, written);
+	if (keyed_many(ctx, w.buf, out)) {
+		ord_buf_release(&w);
+		return;
+	}
 	/* the marks left apart from their letters: the first one named */
 	ord_buf_reset(&bare);
 	name_chars_init(&it, w.buf, 0);
@@ -1551,9 +1778,9 @@ static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side
 		int named = strcmp(h.pick_id.buf, h.pick_name.buf) != 0;
 		ord_buf_addf(out, "%s did you mean '%s'%s%s%s?", mark ? ";" : ":", h.pick_id.buf,
 			     named ? " (" : "", named ? h.pick_name.buf : "", named ? ")" : "");
-		if (h.keyed && all_ascii(w.buf))
+		if (h.keyed)
 			keyed_letters(h.key, h.keyed == 2 ? h.pick_name.buf : h.pick_id.buf,
-				      h.pick_id.buf, out);
+				      h.pick_id.buf, w.buf, !ctx->names_key, out);
 	} else if (side && !mark)
 		hint_expected(&h, out);
 	else if (h.all && !mark)

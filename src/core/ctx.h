@@ -39,6 +39,8 @@ const struct ord_kv *ord_ctx_result_texts_of(const struct ord_ctx_result *r);
  * results held 10 MB of them until their rows were read. */
 void ord_ctx_set_lean_results(struct ord_ctx *ctx, int on);
 
+struct ord_ctx_keyed; /* ctx.c */
+
 struct ord_ctx_map {
 	uint32_t *slots; /* index + 1, 0 = empty (a game has fewer than 2^32 units) */
 	size_t cap;      /* power of two */
@@ -88,6 +90,13 @@ struct ord_ctx {
 			void *arg);
 	struct ord_buf all_units; /* what lazy_all gave, "id\0name\0side\0" each, once */
 	int all_loaded;           /* 1: all_units holds them; -1: lazy_all failed */
+	/* a game made since 2026-12-07 (ord_ctx_set_made): a name no unit has
+	 * as written is read as the notation reads its words (names_key,
+	 * ordre's: ø typed oe, Æ as æ) and finds the one unit whose name
+	 * reads so; NULL: names as written alone */
+	ord_word_key names_key;
+	struct ord_ctx_keyed *keyed; /* the units' names so read, made at the first name
+				      * that needs them (ctx.c); NULL until then */
 	void *lazy_ud;
 	int in_lazy;
 	/* BLAKE2b-128 of each unit's serialised state when loaded; NULL in a
@@ -237,6 +246,18 @@ void ord_ctx_set_lazy_all(struct ord_ctx *ctx,
 				     int (*each)(void *arg, const char *id, const char *name,
 						 const char *side),
 				     void *arg));
+/* The game's made= (NULL: a game made before, which logs none): in a game
+ * made since 2026-12-07 (ORD_GAME_MADE) a unit's name that is no unit's as
+ * written is found as the game's notation reads its words (its word_key:
+ * ordre's "Soendre Jaegerkorps" and "JÆGERKORPS" for "Søndre Jægerkorps"
+ * and "Jægerkorps"), when that reading is one unit's name alone; a game
+ * made before finds names as written (every reader of its stored sheets,
+ * an older verify among them, found them so).  Before the first look-up. */
+void ord_ctx_set_made(struct ord_ctx *ctx, const char *made);
+/* The unit ids whose names read as written does (ord_ctx_set_made), each
+ * '\0'-ended, into ids; how many (0 in a game made before, or when none
+ * does). */
+size_t ord_ctx_keyed_units(struct ord_ctx *ctx, const char *written, struct ord_buf *ids);
 /* Have a partial context hold the units of names it does not hold yet,
  * in one load of many where it has one (ord_ctx_set_lazy_many). */
 void ord_ctx_find_units(struct ord_ctx *ctx, const char *const *names, size_t n);

@@ -1104,6 +1104,7 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	int err;
 
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
+	ord_ctx_set_made(ctx, g->made);
 	/* room for every unit at once: doubling, 100,000 units took room
 	 * for 131,072 */
 	if (ord_store_unit_bound(g->db, &bound) == 0)
@@ -1173,6 +1174,7 @@ int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 	int err;
 
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
+	ord_ctx_set_made(ctx, g->made);
 	if (!s)
 		return ord_error_set(ORD_ENOTFOUND, "unknown side '%s'", side);
 	if ((err = ord_store_unit_bound(g->db, &total)) != 0)

@@ -36,6 +36,7 @@ int ord_game_index_orders(struct ord_game *g, int turn, struct ord_ctx *units)
 	if (g->refereeless)
 		return 0;
 	ord_ctx_init(&own, g->rs, g->rules, turn);
+	ord_ctx_set_made(&own, g->made);
 	if (units && units->checks_only && units->nunits && !units->nsheets) {
 		/* the seal's context of every unit (ord_game_live_units),
 		 * found in the same unit order as a read of them */
@@ -91,6 +92,17 @@ static int add_event_once(void *ud, const struct ord_store_event *e)
 		return err;
 	ord_ctx_add_event(lz->ctx, e->seq, e->phase, e->kind, e->args, e->override, e->checks);
 	return 0;
+}
+
+/* Every unit of the game, for a name no unit has as written (the hint,
+ * a game's names read as its notation reads words: ord_ctx_set_made). */
+static int lazy_event_all(void *ud,
+			  int (*each)(void *arg, const char *id, const char *name, const char *side),
+			  void *arg)
+{
+	struct ord_event_lazy *lz = ud;
+
+	return ord_game_units(lz->g, each, arg);
 }
 
 /* A unit a check looks up: the unit, its sealed order, its events. */
@@ -156,7 +168,9 @@ int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const 
 	lz->have = ord_xcalloc(next + 1, 1);
 	*lazy = lz;
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
+	ord_ctx_set_made(ctx, g->made);
 	ord_ctx_set_lazy(ctx, total, lazy_event_unit, lz);
+	ord_ctx_set_lazy_all(ctx, lazy_event_all);
 	/* every event of the turn and the new ones fit: none moves while a
 	 * check holds it and a lookup loads more */
 	ord_ctx_reserve_events(ctx, (size_t)next + n + 1);

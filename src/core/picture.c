@@ -202,6 +202,8 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	reading = 1;
 	ord_ctx_init(&full, g->rs, g->rules, t.turn);
 	ord_ctx_init(&view, g->rs, g->rules, t.turn);
+	ord_ctx_set_made(&full, g->made);
+	ord_ctx_set_made(&view, g->made);
 	loaded = 1;
 	if ((err = ord_store_units_at(g->db, t.turn, k, add_unit, &full)) != 0)
 		goto out;
@@ -370,6 +372,8 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 	reading = 1;
 	ord_ctx_init(&full, g->rs, g->rules, 0);
 	ord_ctx_init(&view, g->rs, g->rules, 0);
+	ord_ctx_set_made(&full, g->made);
+	ord_ctx_set_made(&view, g->made);
 	loaded = 1;
 	if ((err = ord_store_turns_each(g->db, add_turn, &ts)) != 0)
 		goto out;

@@ -59,6 +59,7 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 	int bad = x->v->failures;
 
 	ord_ctx_init(ctx, x->rs, x->rules, r->turn);
+	ord_ctx_set_made(ctx, x->have_cfg ? x->cfg.made : NULL);
 	ord_ctx_reserve_units(ctx, x->sc.nunits);
 	if ((x->read_err = ord_record_units(r, opening_unit, &o)) != 0)
 		return 1;

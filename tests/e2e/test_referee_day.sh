@@ -216,21 +216,83 @@ printf 'B1 @Nobody\n' >far-bt.txt
 run ord check far-bt.txt --scenario scenario.xml --side blue
 expect_line "$ERR" "^far-bt\\.txt:1:4: unit 'B1': unknown target unit 'Nobody': expected a unit of the game: side blue's 'B1' to 'B3'; side red's 'R1' to 'R3' \\(fire\\)$"
 
-# ---- (hday8) Krigsspil names typed on a keyboard without æ ø å, as the
-# notation's ASCII forms write its words (ae oe aa): a unit's name keeps
-# its own letters (every reader of a stored sheet finds units as
-# written), so it is refused, told the unit however many letters apart
-# (before: two such letters were past the hint's reach, "expected one of
-# side danske's units"), the letters and the id; a place of the map is
-# read as the words are, and taken; the words themselves are taken
+# ---- (hday8, hday10) Krigsspil names typed on a keyboard without æ ø å,
+# as the notation's ASCII forms write its words (ae oe aa), or in another
+# case (SLESVIGSKE JÆGERKORPS): a game made since 2026-12-07 (made=) finds
+# the one unit whose name reads so, as the notation reads its words, and
+# every reader of it does the same (check, submit, seal, events, resolve,
+# audit, verify, report); a game made before finds names as written (an
+# older verify reads its stored sheets so) and refuses it, told the unit
+# however many letters apart, the letters (or the case) and the id
 sed 's|name="Holstenske Skarpskytter"|name="Søndre Jægerkorps"|' "$KS/scenario.xml" >ascii.xml
-printf 'Soendre Jaegerkorps: M ↑ 1\nD1 A @"SOENDRE JAEGERKORPS"\nSlesvigske Jaegerkorps: M ↑ 1\n' >ascii.txt
+printf 'Soendre Jaegerkorps: M ↑ 1\nSLESVIGSKE JÆGERKORPS: M ↑ 1\n' >ascii.txt
+printf 'L2: S @"SOENDRE JAEGERKORPS"\n' >ascii-allied.txt
+# a player's check is of a game this orderly makes
 run ord check ascii.txt --scenario ascii.xml --side danske
-expect_eq "$RC" 65 "a Krigsspil name typed in ASCII forms"
-expect_line "$ERR" "^ascii\\.txt:1:1: unknown unit 'Soendre Jaegerkorps': did you mean 'D4' \\(Søndre Jægerkorps\\)\\? \\(in a name ø is not read from oe, nor æ from ae, as in the notation's words: write them, or its id 'D4'\\) \\(4\\.3\\)$"
-expect_in "$ERR" "ascii.txt:2:6: unit 'D1': unknown unit 'SOENDRE JAEGERKORPS' for 'A': did you mean 'D4' (Søndre Jægerkorps)? (in a name ø is not read from oe, nor æ from ae"
-expect_in "$ERR" "ascii.txt:3:1: unknown unit 'Slesvigske Jaegerkorps': did you mean 'D3' (Slesvigske Jægerkorps)? (in a name æ is not read from ae, as in the notation's words: write æ, or its id 'D3') (4.3)"
-expect_in "$ERR" "3 problem(s)"
+expect_eq "$RC" 0 "a Krigsspil name typed in ASCII forms, checked"
+expect_in "$OUT" "Soendre Jaegerkorps: M ↑ 1"
+run ord check ascii-allied.txt --scenario ascii.xml --side allierede --tables "$KS/map.xml"
+expect_eq "$RC" 0 "a target typed in ASCII forms is the unit (a map names no such place)"
+expect_exit 0 ord new ascii.game --scenario ascii.xml --tables "$KS/map.xml"
+expect_exit 0 ord submit ascii.game --side danske ascii.txt
+expect_exit 0 ord submit ascii.game --side allierede ascii-allied.txt
+expect_exit 0 ord seal ascii.game
+run ord info ascii.game
+expect_in "$OUT" "D4: ordered to move ('march') but no move (flyt) was recorded"
+expect_in "$OUT" "D3: ordered to move ('march') but no move (flyt) was recorded"
+expect_in "$OUT" "L2: ordered to fire ('skydning') at "
+expect_exit 0 ord resolve ascii.game
+expect_exit 0 ord resolve ascii.game
+# the referee's events name the units so too, on the line and in a file
+expect_exit 0 ord event ascii.game flyt unit="Soendre Jaegerkorps" x=120 y=60
+printf 'flyt unit="SLESVIGSKE JÆGERKORPS" x=90 y=68\n' >ascii-ev.txt
+expect_exit 0 ord event ascii.game --file ascii-ev.txt
+expect_exit 0 ord resolve ascii.game
+run ord info ascii.game
+expect_not_in "$OUT" "D4: ordered to move"
+expect_not_in "$OUT" "D3: ordered to move"
+resolve_rest ascii.game
+expect_exit 0 ord exchange ascii.game --head ascii-1.head
+run ord audit ascii.game
+expect_eq "$RC" 0 "the audit of a game whose sheets name units in ASCII forms"
+expect_in "$OUT" "ok: replay: 5 phases replayed"
+expect_not_in "$OUT" "execution: turn 1: unit 'D4'"
+run ord report ascii.game --side danske --turn 1
+expect_in "$OUT" "Soendre Jaegerkorps: M ↑ 1"
+expect_in "$OUT" "[fredelige-flytninger #1] D4: flyttet 8 cm til x=120 y=60"
+expect_in "$OUT" "[fredelige-flytninger #2] D3: flyttet"
+expect_exit 0 ord export ascii.game --turn 1 -o ascii-1.xml
+KEY=$(ord info ascii.game | sed -n 's/^key: *//p')
+run ord verify ascii-1.xml --pubkey "$KEY" --head ascii-1.head --report danske
+expect_eq "$RC" 0 "verify of a game whose sheets name units in ASCII forms"
+expect_in "$ERR" "verified: every check holds"
+expect_in "$OUT" "[fredelige-flytninger #1] D4: flyttet 8 cm til x=120 y=60"
+
+# a name that reads as two units' names is neither, and said so
+sed 's|name="Slesvigske Jægerkorps"|name="Søndre Jaegerkorps"|' ascii.xml >ascii-two.xml
+printf 'Soendre Jaegerkorps: M ↑ 1\n' >ascii-two.txt
+run ord check ascii-two.txt --scenario ascii-two.xml --side danske
+expect_eq "$RC" 65 "a name two units' names read as"
+expect_line "$ERR" "^ascii-two\\.txt:1:1: unknown unit 'Soendre Jaegerkorps': as the notation reads its words, 'Soendre Jaegerkorps' is the name of more than one unit, 'D3' or 'D4': write the name as the scenario does, or the unit's id \\(4\\.3\\)$"
+
+# a game made before 2026-12-07 (its made= taken out, as an orderly of
+# then logged none) refuses them, its letters and its case said
+need_forge
+need_sqlite3
+expect_exit 0 ord new old.game --scenario ascii.xml --tables "$KS/map.xml"
+sql old.game "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
+[[ "$(sql old.game "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
+	fail "the log of 'old.game' still says made= (fix the test)"
+"$FORGE" rechain old.game || fail "ord_forge rechain old.game"
+before=$(sha old.game)
+run ord submit old.game --side danske ascii.txt
+expect_eq "$RC" 65 "a name typed in ASCII forms, in a game made before"
+expect_line "$ERR" "^ascii\\.txt:1:1: unknown unit 'Soendre Jaegerkorps': did you mean 'D4' \\(Søndre Jægerkorps\\)\\? \\(in a name ø is not read from oe, nor æ from ae, as in the notation's words, in a game made before 2026-12-07: write them, or its id 'D4'\\) \\(4\\.3\\)$"
+expect_line "$ERR" "^ascii\\.txt:2:1: unknown unit 'SLESVIGSKE JÆGERKORPS': did you mean 'D3' \\(Slesvigske Jægerkorps\\)\\? \\(in a name æ is not read from Æ, as in the notation's words, in a game made before 2026-12-07: write æ, or its id 'D3'\\) \\(4\\.3\\)$"
+run ord submit old.game --side allierede ascii-allied.txt
+expect_eq "$RC" 65 "a target typed in ASCII forms, in a game made before"
+expect_in "$ERR" "'SOENDRE JAEGERKORPS' for 'S' is neither a unit nor a named place of the map: did you mean 'D4' (Søndre Jægerkorps)? (in a name ø is not read from oe, nor æ from ae"
+expect_eq "$(sha old.game)" "$before" "the game file after refused sheets"
 # the id the hint names is taken; the words in their ASCII forms are
 printf 'D4: M ↑ 1\nD1 LOEB ^NOE\nD2 AENDR maal S @L1\nA1 AS KARDAESK @L1 OPHOER\nA2 PAAPRODSNING\nK2 STOETTE @K1\n' >ascii-ok.txt
 run ord check ascii-ok.txt --scenario ascii.xml --side danske
@@ -248,15 +310,14 @@ printf 'D1 S @Hoederyggen\n' >place-bad.txt
 run ord check place-bad.txt --scenario ascii.xml --side danske --tables "$KS/map.xml"
 expect_eq "$RC" 65 "a place misspelt"
 expect_in "$ERR" "'Hoederyggen' for 'S' is neither a unit nor a named place of the map"
-# the referee's event names a unit the same way
-expect_exit 0 ord new ascii.game --scenario ascii.xml --tables "$KS/map.xml"
-expect_exit 0 ord submit ascii.game --side danske ascii-ok.txt
-expect_exit 0 ord submit ascii.game --side allierede "$KS/demo/turn1-allierede.txt"
-expect_exit 0 ord seal ascii.game
-before=$(sha ascii.game)
-run ord event ascii.game forstyrret unit="Soendre Jaegerkorps"
-expect_eq "$RC" 64 "an event's unit typed in ASCII forms"
-expect_line "$ERR" "^orderly: unit: unknown unit 'Soendre Jaegerkorps': did you mean 'D4' \\(Søndre Jægerkorps\\)\\? \\(in a name ø is not read from oe, nor æ from ae, as in the notation's words: write them, or its id 'D4'\\)$"
-expect_eq "$(sha ascii.game)" "$before" "the game file after a refused event"
+# the referee's event in the game made before names a unit as written
+expect_exit 0 ord submit old.game --side danske ascii-ok.txt
+expect_exit 0 ord submit old.game --side allierede "$KS/demo/turn1-allierede.txt"
+expect_exit 0 ord seal old.game
+before=$(sha old.game)
+run ord event old.game forstyrret unit="Soendre Jaegerkorps"
+expect_eq "$RC" 64 "an event's unit typed in ASCII forms, in a game made before"
+expect_line "$ERR" "^orderly: unit: unknown unit 'Soendre Jaegerkorps': did you mean 'D4' \\(Søndre Jægerkorps\\)\\? \\(in a name ø is not read from oe, nor æ from ae, as in the notation's words, in a game made before 2026-12-07: write them, or its id 'D4'\\)$"
+expect_eq "$(sha old.game)" "$before" "the game file after a refused event"
 
 note "ok"

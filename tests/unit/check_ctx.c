@@ -108,6 +108,94 @@ START_TEST(test_hint)
 }
 END_TEST
 
+/* A Krigsspil game's units (the ordre notation reads its words with æ ø
+ * å typed ae oe aa, in any case): made= says how a name is found. */
+static void ks_units(struct ord_ctx *k, const char *made)
+{
+	const struct ord_ruleset *rs;
+
+	ck_assert_int_eq(ord_ruleset_find(&rs, "krigsspil"), 0);
+	ord_ctx_init(k, rs, NULL, 1);
+	ord_ctx_set_made(k, made);
+	ord_ctx_add_unit(k, "D3", "Slesvigske J\u00E6gerkorps", "danske", "", "");
+	ord_ctx_add_unit(k, "D4", "S\u00F8ndre J\u00E6gerkorps", "danske", "", "");
+	ord_ctx_add_unit(k, "D5", "J\u00E6gerkorps", "danske", "", "");
+	ord_ctx_add_unit(k, "L1", "Holsteen", "allierede", "", "");
+	ord_ctx_add_unit(k, "L2", "Holstein", "allierede", "", "");
+	ord_ctx_add_unit(k, "L3", "H\u00F8lstein", "allierede", "", "");
+	ord_ctx_index(k);
+}
+
+static const char *ks_found(struct ord_ctx *k, const char *written)
+{
+	const struct ord_unit *u = ord_ctx_find_unit(k, written);
+
+	return u ? u->id : "";
+}
+
+static char *ks_hint(struct ord_ctx *k, const char *written)
+{
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ord_ctx_unit_hint(k, written, NULL, &b);
+	return ord_buf_detach(&b, NULL);
+}
+
+/* A game made since 2026-12-07 finds a name as the notation reads its
+ * words when no unit has it as written, and only when one unit's reads
+ * so; a game made before finds it as written, and its hint says why. */
+START_TEST(test_find_keyed)
+{
+	struct ord_ctx k;
+	char *h;
+
+	ks_units(&k, "2026-12-07");
+	ck_assert_str_eq(ks_found(&k, "Soendre Jaegerkorps"), "D4");
+	ck_assert_str_eq(ks_found(&k, "SOENDRE JAEGERKORPS"), "D4");
+	ck_assert_str_eq(ks_found(&k, "S\u00D8NDRE J\u00C6GERKORPS"), "D4");
+	ck_assert_str_eq(ks_found(&k, "J\u00C6GERKORPS"), "D5");
+	ck_assert_str_eq(ks_found(&k, "jaegerkorps"), "D5");
+	/* as written first: Holstein is L2's, never the H\u00F8lstein it reads as */
+	ck_assert_str_eq(ks_found(&k, "holstein"), "L2");
+	ck_assert_str_eq(ks_found(&k, "Hoelstein"), "L3");
+	/* ids as written, as before */
+	ck_assert_str_eq(ks_found(&k, "d4"), "");
+	ck_assert_str_eq(ks_found(&k, "Sondre Jaegerkorps"), "");
+	ord_ctx_release(&k);
+
+	/* a name two units' names read as is none of them, and said so */
+	ks_units(&k, "2026-12-08");
+	ord_ctx_add_unit(&k, "D6", "Soendre J\u00E6gerkorps", "danske", "", "");
+	ord_ctx_index(&k);
+	ck_assert_str_eq(ks_found(&k, "S\u00D8NDRE JAEGERKORPS"), "");
+	ck_assert_str_eq(ks_found(&k, "Soendre J\u00E6gerkorps"), "D6");
+	h = ks_hint(&k, "S\u00D8NDRE JAEGERKORPS");
+	ck_assert_str_eq(h, ": as the notation reads its words, 'S\u00D8NDRE JAEGERKORPS' is the "
+			    "name of more than one unit, 'D4' or 'D6': write the name as the "
+			    "scenario does, or the unit's id");
+	free(h);
+	ord_ctx_release(&k);
+
+	/* a game made before: as written, the letters and the case said */
+	ks_units(&k, NULL);
+	ck_assert_str_eq(ks_found(&k, "Soendre Jaegerkorps"), "");
+	ck_assert_str_eq(ks_found(&k, "J\u00C6GERKORPS"), "");
+	ck_assert_str_eq(ks_found(&k, "jaegerkorps"), "");
+	ck_assert_str_eq(ks_found(&k, "Hoelstein"), "");
+	h = ks_hint(&k, "J\u00C6GERKORPS");
+	ck_assert_str_eq(h, ": did you mean 'D5' (J\u00E6gerkorps)? (in a name \u00E6 is not read "
+			    "from \u00C6, as in the notation's words, in a game made before "
+			    "2026-12-07: write \u00E6, or its id 'D5')");
+	free(h);
+	h = ks_hint(&k, "S\u00D8NDRE Jaegerkorps");
+	ck_assert_str_eq(h, ": did you mean 'D4' (S\u00F8ndre J\u00E6gerkorps)? (in a name \u00F8 is "
+			    "not read from \u00D8, nor \u00E6 from ae, as in the notation's words, in "
+			    "a game made before 2026-12-07: write them, or its id 'D4')");
+	free(h);
+	ord_ctx_release(&k);
+}
+END_TEST
+
 /* The units of the results of u, in order, as "unit:explanation ..." */
 static void unit_results(const char *id, char *out, size_t n)
 {
@@ -233,6 +321,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_find_as_written);
 	tcase_add_test(tc, test_find_decomposed);
 	tcase_add_test(tc, test_hint);
+	tcase_add_test(tc, test_find_keyed);
 	tcase_add_test(tc, test_unit_results);
 	tcase_add_test(tc, test_unit_results_appended);
 	tcase_add_test(tc, test_unit_results_many);
