@@ -1012,15 +1012,22 @@ int ks_resolve_fire(struct ord_ctx *ctx)
 		size_t k, ng = ks_groups(o, g, KS_MAX_GROUPS);
 		for (k = 0; k < ng; k++) {
 			const struct ord_token *tt;
-			const char *hex;
+			const char *hex, *place;
 			struct ks_text t;
 			if (strcmp(g[k].code, "indskydning"))
 				continue;
 			tt = ks_grp_tok(o, &g[k], ORD_TOK_TARGET);
 			hex = ks_grp_arg(o, &g[k], "hex");
+			/* a place as the map spells it (IS @Hoejderyggen:
+			 * Højderyggen), in a game whose Skema says so
+			 * (sted_kortets_navn, 2026-12-07.2); a game made
+			 * before keeps the sheet's spelling */
 			if (tt && ord_ctx_find_unit(ctx, tt->value))
 				ks_st_set_str(ctx, u, "indskudt_paa",
 					      ord_ctx_find_unit(ctx, tt->value)->id);
+			else if (tt && ks_check(ks_r(ctx), "sted_kortets_navn") &&
+				 (place = ks_map_place(ctx, tt->value)) != NULL)
+				ks_st_set_str(ctx, u, "indskudt_paa", place);
 			else
 				ks_st_set_str(ctx, u, "indskudt_paa",
 					      tt    ? tt->value

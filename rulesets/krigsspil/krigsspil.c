@@ -1330,9 +1330,12 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	 * engaged in a tied melee that goes on gives no defensive fire (15.1,
 	 * K8, forsvarsild_naerkamp_kontrol), and a unit that attacked with
 	 * løb is LU after the attack, not during it (13, K2,
-	 * loeb_angreb_kontrol)
+	 * loeb_angreb_kontrol); 2026-12-07.2: a battery
+	 * ranged on a place of the map holds the map's name of it, where it
+	 * held the sheet's spelling (IS @Hoejderyggen: Højderyggen;
+	 * sted_kortets_navn, orderly's core, not a rule of the text)
 	 * (docs/threat-model.md, "Rules corrected") */
-	"2026-12-07.1",    /* rules_revision (above) */
+	"2026-12-07.2",    /* rules_revision (above) */
 	ks_tables,         /* tables */
 	ks_event_defaults, /* event_defaults: a fire's halv= by its sheet */
 	NULL,              /* show_result: every result as stored */

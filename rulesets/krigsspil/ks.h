@@ -324,6 +324,10 @@ double ks_pool_of(struct ord_ctx *ctx, const struct ord_unit *u, const char *amm
 const char *ks_battery_can_fire(const struct ord_unit *u, const char *ammo);
 /* "SF, SK, SS": the ammunition the battery's pieces fire. */
 void ks_battery_ammo(const struct ord_unit *u, struct ord_buf *out);
+/* The game's map's own name of the place name is, as a sheet's order may
+ * aim at it (any case, æ ø å typed ae oe aa); NULL: no map, or no such
+ * place (validate.c). */
+const char *ks_map_place(struct ord_ctx *ctx, const char *name);
 /* The support conditions that do not depend on the attack (6.6, 8.3, 11.8). */
 void ks_check_support_unit(struct ord_ctx *ctx, const struct ord_unit *u, int open_ok,
 			   const struct ord_unit *sup, const char *formation, struct ord_diag *d,

@@ -309,6 +309,7 @@ static const struct ord_tables_range ranges[] = {
 	WHOLE("stoette_naerkamp_kontrol", 0, 1),
 	WHOLE("forsvarsild_naerkamp_kontrol", 0, 1),
 	WHOLE("loeb_angreb_kontrol", 0, 1),
+	WHOLE("sted_kortets_navn", 0, 1),
 	NUM("retraete_maal_cm", 0, MANY),
 	NUM("flyt_retning_grader", 0, 180),
 	NUM("flyt_retning_min_cm", 0, MANY),

@@ -131,21 +131,25 @@ void ks_battery_ammo(const struct ord_unit *u, struct ord_buf *out)
 			ord_buf_addf(out, "%s%s", n++ ? ", " : "", types[i]);
 }
 
-/* Whether name is a named plate of the game's map (its case aside), read
- * as the sheet reads its words (the notation's key: "Højderyggen" typed
+/* The named plate of the game's map name is (its case aside), read as
+ * the sheet reads its words (the notation's key: "Højderyggen" typed
  * "hoejderyggen" on a keyboard without ø, as the notation's ASCII forms
- * write it).  A place is only aimed at, never looked up again: the
- * sheet's spelling is kept, and no reader of it finds another meaning. */
-static int map_names_place(struct ord_ctx *ctx, const struct ks_map *m, const char *name)
+ * write it): the map's own name of it, or NULL (no map, or none).  The
+ * sheet keeps its spelling; a battery ranged on the place holds the
+ * map's (sted_kortets_navn, fire.c). */
+const char *ks_map_place(struct ord_ctx *ctx, const char *name)
 {
+	const struct ks_map *m = ks_r(ctx)->map;
 	ord_word_key key = ord_ctx_word_key(ctx);
 	struct ord_buf want = ORD_BUF_INIT, k = ORD_BUF_INIT;
+	const char *found = NULL;
 	size_t i;
-	int found = 0;
 
+	if (!m)
+		return NULL;
 	for (i = 0; i < m->n && !found; i++)
 		if (m->p[i].name && ord_strcaseeq(m->p[i].name, name))
-			found = 1;
+			found = m->p[i].name;
 	if (!found && key && ord_utf8_valid(name)) {
 		key(&want, (const unsigned char *)name, (const unsigned char *)name + strlen(name));
 		for (i = 0; i < m->n && !found; i++) {
@@ -153,7 +157,8 @@ static int map_names_place(struct ord_ctx *ctx, const struct ks_map *m, const ch
 				continue;
 			key(&k, (const unsigned char *)m->p[i].name,
 			    (const unsigned char *)m->p[i].name + strlen(m->p[i].name));
-			found = !strcmp(k.buf, want.buf);
+			if (!strcmp(k.buf, want.buf))
+				found = m->p[i].name;
 		}
 	}
 	ord_buf_release(&want);
@@ -172,7 +177,7 @@ static void check_aim_object(struct ord_ctx *ctx, const struct ord_order *o,
 	struct ord_buf places = ORD_BUF_INIT, hint = ORD_BUF_INIT;
 	size_t i, n = 0;
 
-	if (!m || map_names_place(ctx, m, t->value))
+	if (!m || ks_map_place(ctx, t->value))
 		return;
 	for (i = 0; i < m->n; i++)
 		if (m->p[i].name)

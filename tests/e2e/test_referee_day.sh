@@ -225,7 +225,7 @@ expect_line "$ERR" "^far-bt\\.txt:1:4: unit 'B1': unknown target unit 'Nobody': 
 # older verify reads its stored sheets so) and refuses it, told the unit
 # however many letters apart, the letters (or the case) and the id
 sed 's|name="Holstenske Skarpskytter"|name="Søndre Jægerkorps"|' "$KS/scenario.xml" >ascii.xml
-printf 'Soendre Jaegerkorps: M ↑ 1\nSLESVIGSKE JÆGERKORPS: M ↑ 1\n' >ascii.txt
+printf 'Soendre Jaegerkorps: M ↑ 1\nSLESVIGSKE JÆGERKORPS: M ↑ 1\nA1 IS @Hoejderyggen\n' >ascii.txt
 printf 'L2: S @"SOENDRE JAEGERKORPS"\n' >ascii-allied.txt
 # a player's check is of a game this orderly makes
 run ord check ascii.txt --scenario ascii.xml --side danske
@@ -261,12 +261,19 @@ run ord report ascii.game --side danske --turn 1
 expect_in "$OUT" "Soendre Jaegerkorps: M ↑ 1"
 expect_in "$OUT" "[fredelige-flytninger #1] D4: flyttet 8 cm til x=120 y=60"
 expect_in "$OUT" "[fredelige-flytninger #2] D3: flyttet"
+# (hday10) a battery ranged on a place typed so holds the map's name of
+# it, in its state and its report (sted_kortets_navn, 2026-12-07.2); the
+# sheet keeps its spelling
+expect_in "$OUT" "A1: IS @Hoejderyggen"
+expect_in "$OUT" "indskudt på Højderyggen"
+expect_not_in "$OUT" "indskudt på Hoejderyggen"
 expect_exit 0 ord export ascii.game --turn 1 -o ascii-1.xml
 KEY=$(ord info ascii.game | sed -n 's/^key: *//p')
 run ord verify ascii-1.xml --pubkey "$KEY" --head ascii-1.head --report danske
 expect_eq "$RC" 0 "verify of a game whose sheets name units in ASCII forms"
 expect_in "$ERR" "verified: every check holds"
 expect_in "$OUT" "[fredelige-flytninger #1] D4: flyttet 8 cm til x=120 y=60"
+expect_in "$OUT" "indskudt på Højderyggen"
 
 # a name that reads as two units' names is neither, and said so
 sed 's|name="Slesvigske Jægerkorps"|name="Søndre Jaegerkorps"|' ascii.xml >ascii-two.xml

@@ -365,7 +365,7 @@ END_TEST
 
 START_TEST(test_rules_revision)
 {
-	ck_assert_str_eq(rs->rules_revision, "2026-12-07.1");
+	ck_assert_str_eq(rs->rules_revision, "2026-12-07.2");
 }
 END_TEST
 
@@ -1342,6 +1342,48 @@ START_TEST(test_complete_tables)
 	ord_buf_release(&again);
 	rs->free(rules);
 	rules = NULL;
+}
+END_TEST
+
+static char *skema_without(const char *param);
+
+/* A battery ranged on a place of the map (IS @muren, any case, and æ ø å
+ * typed ae oe aa) holds the map's name of it, in its state and its
+ * result (sted_kortets_navn, 2026-12-07.2); a map whose Skema has no
+ * such switch (a game made before) keeps the sheet's spelling, as it
+ * did.  A place no map names is kept as written. */
+START_TEST(test_ranged_place)
+{
+	const struct ord_resource *res;
+	char *skema;
+	const char *tables;
+	struct ord_buf doc = ORD_BUF_INIT;
+
+	cast();
+	orders("A1 IS @MUREN\nA2 IS @\"pr\u00F8vebakken\"\n");
+	resolve("skydninger", NULL, 0);
+	ck_assert_str_eq(sts("A1", "indskudt_paa"), "Muren");
+	expect_result("indskudt på Muren");
+	ck_assert_str_eq(sts("A2", "indskudt_paa"), "pr\u00F8vebakken");
+
+	/* the map's Skema without the switch */
+	res = ord_resource_find("rulesets/krigsspil/skema.xml");
+	ck_assert_ptr_nonnull(res);
+	skema = skema_without("sted_kortets_navn");
+	tables = strstr(skema, "<tables");
+	ck_assert_ptr_nonnull(tables);
+	ord_buf_add(&doc, map_doc, (size_t)(strstr(map_doc, "</map>") - map_doc));
+	ord_buf_adds(&doc, tables);
+	ord_buf_adds(&doc, "</map>\n");
+	free(skema);
+	teardown();
+	setup_turn(10, doc.buf);
+	ord_buf_release(&doc);
+	cast();
+	orders("A1 IS @MUREN\n");
+	resolve("skydninger", NULL, 0);
+	ck_assert_str_eq(sts("A1", "indskudt_paa"), "MUREN");
+	expect_result("indskudt på MUREN");
 }
 END_TEST
 
@@ -8238,6 +8280,7 @@ Suite *ord_test_suite(void)
 	tcase_add_checked_fixture(tc, setup_map, teardown);
 	tcase_add_test(tc, test_map);
 	tcase_add_test(tc, test_aim_object);
+	tcase_add_test(tc, test_ranged_place);
 
 	tcase_add_test(tc, test_obstacles);
 	tcase_add_test(tc, test_march_lengths);
