@@ -36,7 +36,9 @@
  * create_notes (what the referee should hear of a game as it is made); 9,
  * order_events (the events a unit's sealed order still waits for, which
  * keep its phase from being resolved empty by mistake); 10, event_help
- * (the help of event kinds and their keys in the module's languages).
+ * (the help of event kinds and their keys in the module's languages); 11,
+ * words_resource (the words a report is framed in, in the module's
+ * languages).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -47,7 +49,7 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 10
+#define ORD_RULESET_VERSION 11
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
@@ -339,6 +341,22 @@ struct ord_ruleset {
 	 * the ruleset's first language (ord_event_help).  NULL: English only. */
 	const char *(*event_help)(const char *lang, const char *kind, const char *key);
 	/* version 10 ends here */
+
+	/* version 11 */
+	/* The words a report is framed in (its headings, the turn's states,
+	 * "sheet of", the overridden events ...), which the core writes in
+	 * English, in the module's other languages: an embedded resource (a
+	 * built-in module's, as tables_resource), a tables document
+	 * (schema/tables.rng) whose chart report_words has the label en, the
+	 * core's word as it writes it without its leading spaces and line
+	 * end, and a label for each language (da); a format string's words
+	 * keep its conversions in order.  A report in one of those languages
+	 * is framed in them, a word the document does not give in English; a
+	 * document refused (a word that is none of the core's, or given twice,
+	 * or conversions that differ) refuses the report, naming its line.
+	 * NULL: the report's words are English. */
+	const char *words_resource;
+	/* version 11 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end

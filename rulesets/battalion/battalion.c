@@ -1554,4 +1554,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	NULL,               /* create_notes: its tables do all they can with any scenario */
 	bat_order_events,   /* order_events: what an order waits for, as check_execution */
 	NULL,               /* event_help: the events' help in English only */
+	NULL,               /* words_resource: its reports are English */
 };

@@ -1342,4 +1342,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_create_notes,   /* create_notes: units placed with no map */
 	ks_order_events,   /* order_events: what an order waits for, as check_execution */
 	ks_event_help,     /* event_help: the events' help in Danish */
+	"rulesets/krigsspil/words.xml", /* words_resource: the report's own words in Danish */
 };

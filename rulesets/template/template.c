@@ -559,6 +559,9 @@ static const struct ord_ruleset tpl_ruleset = {
 			      * for, so that its phase is not resolved empty by mistake */
 	NULL,                /* event_help (version 10): the help of your events in your
 			      * languages but English; yours are English only */
+	NULL,                /* words_resource (version 11): the words a report is framed
+			      * in, in your languages but English (a built-in module's
+			      * embedded resource); yours are English only */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

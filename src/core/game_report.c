@@ -21,12 +21,14 @@
 #include "core/lookalike.h"
 #include "core/report.h"
 #include "core/scenario.h"
+#include "tables.h"
 
 /* Where a report goes: its text, its XML, or both from one pass (the
  * referee's web page shows the one and reads lists from the other). */
 struct out {
 	struct ord_buf *text, *xml;
 	const char *lang;                 /* the reader's language (NULL: every one, in English) */
+	const struct words *words;        /* the report's own words in it */
 	const struct ord_report_src *src; /* its piece: the text handed on */
 	int *err;                         /* the first error a piece gave */
 };
@@ -42,57 +44,209 @@ static void put_piece(const struct out *o, size_t least)
 	ord_buf_reset(o->text);
 }
 
-/* The report's own words in the reader's language, where a ruleset writes
- * Danish (the Krigsspil's players read their units and results in it;
- * the words around them were English).  The same conversions as the
- * English, in the same order: a pair is a format string. */
-static const char *const words_da[][2] = {
-	{ "%s: turn %d (%s), report for %s\n", "%s: træk %d (%s), rapport til %s\n" },
-	{ "the referee", "dommeren" },
-	{ "the other sides' sheets stay secret until the exchange\n",
-	  "de andre siders ordresedler er hemmelige indtil udvekslingen\n" },
-	{ "sheet of %s (version %d, %s), commitment ", "ordreseddel fra %s (version %d, %s), tilsagn " },
-	{ "  (no orders)\n", "  (ingen ordrer)\n" },
-	{ "your units:\n", "dine enheder:\n" },
-	{ "units:\n", "enheder:\n" },
-	{ "enemy units met this turn:\n", "fjendtlige enheder mødt i dette træk:\n" },
-	{ "results for your units and of their actions:\n",
-	  "resultater for dine enheder og deres handlinger:\n" },
-	{ "results:\n", "resultater:\n" },
-	{ "events:\n", "hændelser:\n" },
-	{ "rolls:\n", "terningkast:\n" },
-	{ ", automatic", ", automatisk" },
-	{ "orders no event of the turn carries out so far:\n",
-	  "ordrer, som ingen hændelse i trækket endnu udfører:\n" },
-	{ "open", "åben" },
-	{ "sealed", "forseglet" },
-	{ "resolved", "afgjort" },
-	{ "exchanged", "udvekslet" },
-	{ "submitted", "afleveret" },
-	{ "hold", "hold" },
-	{ "repeat", "gentaget" },
-	{ "events the referee recorded against the checks:\n",
-	  "hændelser, som dommeren registrerede mod kontrollen:\n" },
-	{ " (the checks said: ", " (kontrollen sagde: " },
-	{ "     OVERRIDE by the referee: ", "     MOD KONTROLLEN, dommerens grund: " },
-	{ " (checks said: ", " (kontrollen sagde: " },
-	{ " (fixed)", " (fastsat)" },
-	{ "events the referee voided (they count for nothing):\n",
-	  "hændelser, som dommeren annullerede (de tæller ikke):\n" },
-	{ "voided", "annulleret" },
-	{ "  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n",
-	  "  (#N nummererer de hændelser, du ser, 1, 2, ... i trækkets rækkefølge; dommerens rapport nummererer alle trækkets hændelser, så hans numre er andre)\n" },
+/* The report's own words, as the builder writes them in English.  In
+ * another language they come from the ruleset's data (its words_resource,
+ * ruleset.h version 11: the Krigsspil's Danish, whose players read their
+ * units and results in it, rulesets/krigsspil/words.xml): a tables
+ * document whose chart report_words gives each word (label en) and its
+ * words in a language (a label named so).  A word's leading spaces and
+ * its line's end are the builder's, left out there; a pair is a format
+ * string when the English is, with the same conversions in the same
+ * order (checked at load). */
+static const char *const words_en[] = {
+	"%s: turn %d (%s), report for %s\n",
+	"the referee",
+	"the other sides' sheets stay secret until the exchange\n",
+	"sheet of %s (version %d, %s), commitment ",
+	"  (no orders)\n",
+	"your units:\n",
+	"units:\n",
+	"enemy units met this turn:\n",
+	"results for your units and of their actions:\n",
+	"results:\n",
+	"events:\n",
+	"rolls:\n",
+	", automatic",
+	"orders no event of the turn carries out so far:\n",
+	"open",
+	"sealed",
+	"resolved",
+	"exchanged",
+	"submitted",
+	"hold",
+	"repeat",
+	"events the referee recorded against the checks:\n",
+	" (the checks said: ",
+	"     OVERRIDE by the referee: ",
+	" (checks said: ",
+	" (fixed)",
+	"events the referee voided (they count for nothing):\n",
+	"voided",
+	"  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n",
 };
 
-static const char *say(const char *lang, const char *en)
+/* The report's words in the reader's language (words_load). */
+struct words {
+	struct ord_tables *t;                       /* the ruleset's words document */
+	const char *said[ORD_ARRAY_SIZE(words_en)]; /* each word as written in the language, NULL:
+						     * English */
+	struct ord_arena a;                         /* where said's strings are */
+};
+
+/* The word of en without its leading spaces and its trailing spaces and
+ * line end: [*from, *to) of en. */
+static void word_bare(const char *en, size_t *from, size_t *to)
+{
+	size_t n = strlen(en);
+
+	*from = strspn(en, " ");
+	while (n > *from && (en[n - 1] == ' ' || en[n - 1] == '\n'))
+		n--;
+	*to = n;
+}
+
+/* The conversions of a format string, in order ("%s %d %s"), into out. */
+static void conversions(const char *s, struct ord_buf *out)
+{
+	ord_buf_reset(out);
+	for (; *s; s++) {
+		size_t k;
+		if (*s != '%')
+			continue;
+		if (s[1] == '%') {
+			s++;
+			continue;
+		}
+		k = 1 + strspn(s + 1, "-+ #0123456789.*hlLqjzt");
+		ord_buf_addf(out, "%s%.*s", out->len ? " " : "", (int)(k + (s[k] != '\0')), s);
+		s += k - (s[k] == '\0');
+	}
+}
+
+static void words_release(struct words *w)
+{
+	ord_tables_free(w->t);
+	ord_arena_release(&w->a);
+	memset(w, 0, sizeof(*w));
+}
+
+/* The words of document xml (len bytes, name for messages) in lang, into
+ * w (memset and its arena initialised).  A document refused (a row whose
+ * en is none of the builder's words or is given twice, a format string
+ * whose words in the language differ in their conversions) is
+ * ORD_EBADDATA naming the document and line: no report is made in words
+ * of chance. */
+static int words_read(struct words *w, const char *xml, size_t len, const char *name, const char *lang)
+{
+	const struct ord_table *tbl;
+	struct ord_buf ce = ORD_BUF_INIT, cl = ORD_BUF_INIT;
+	size_t i, k, n, from, to;
+	int err = 0, has = 0;
+
+	if ((err = ord_tables_load(&w->t, xml, len, name)) != 0)
+		goto out;
+	if (!(tbl = ord_tables_get(w->t, "report_words"))) {
+		err = ord_error_set(ORD_EBADDATA,
+				    "%s: no chart 'report_words' of the report's words", name);
+		goto out;
+	}
+	for (i = 0; i < ord_table_nlabels(tbl); i++)
+		has += !strcmp(ord_table_label(tbl, i), "en") * 2 +
+		       !strcmp(ord_table_label(tbl, i), lang);
+	if (has != 3) {
+		err = has & 2 ? 0 /* not in this language: English */
+			      : ord_error_set(ORD_EBADDATA,
+					      "%s:%u: chart 'report_words' has no label 'en' (the report's words as orderly writes them)",
+					      name, ord_table_line(tbl));
+		goto out;
+	}
+	n = ord_table_nrows(tbl);
+	for (i = 0; i < n; i++) {
+		const struct ord_row *row = ord_table_row(tbl, i);
+		const char *en = ord_row_str(row, "en"), *said = ord_row_str(row, lang);
+		for (k = 0; k < ORD_ARRAY_SIZE(words_en); k++) {
+			word_bare(words_en[k], &from, &to);
+			if (strlen(en) == to - from && !strncmp(words_en[k] + from, en, to - from))
+				break;
+		}
+		if (k == ORD_ARRAY_SIZE(words_en)) {
+			err = ord_error_set(ORD_EBADDATA,
+					    "%s:%u: '%s' is none of the report's words (expected one as orderly writes it in English, without its leading spaces and line end: 'the referee', 'your units:', ...)",
+					    name, ord_row_line(row), en);
+			goto out;
+		}
+		if (w->said[k]) {
+			err = ord_error_set(ORD_EBADDATA, "%s:%u: the word '%s' is given twice",
+					    name, ord_row_line(row), en);
+			goto out;
+		}
+		conversions(en, &ce);
+		conversions(said, &cl);
+		if (strcmp(ce.buf ? ce.buf : "", cl.buf ? cl.buf : "")) {
+			err = ord_error_set(ORD_EBADDATA,
+					    "%s:%u: '%s' for '%s' has the conversions '%s' (expected '%s', the English's, in that order)",
+					    name, ord_row_line(row), said, en, cl.buf ? cl.buf : "",
+					    ce.buf ? ce.buf : "");
+			goto out;
+		}
+		/* the builder's leading spaces and line end around it */
+		ord_buf_reset(&cl);
+		ord_buf_add(&cl, words_en[k], from);
+		ord_buf_adds(&cl, said);
+		ord_buf_adds(&cl, words_en[k] + to);
+		w->said[k] = ord_arena_strn(&w->a, cl.buf, cl.len);
+	}
+out:
+	ord_buf_release(&ce);
+	ord_buf_release(&cl);
+	if (err)
+		words_release(w);
+	return err;
+}
+
+/* The words of rs in lang (NULL, or "en": English, none read), from its
+ * words_resource (words_read). */
+static int words_load(struct words *w, const struct ord_ruleset *rs, const char *lang)
+{
+	const struct ord_resource *res;
+
+	memset(w, 0, sizeof(*w));
+	ord_arena_init(&w->a);
+	if (!lang || !strcmp(lang, "en") || !ORD_RULESET_HAS(rs, 11) || !rs->words_resource)
+		return 0;
+	if (!(res = ord_resource_find(rs->words_resource)))
+		return ord_error_set(ORD_EBADDATA,
+				     "ruleset %s says its report's words in '%s', which this build does not hold",
+				     rs->name, rs->words_resource);
+	return words_read(w, (const char *)res->data, res->len, rs->words_resource, lang);
+}
+
+int ord_report_words_check(const char *xml, size_t len, const char *name, const char *lang,
+			   struct ord_buf *said)
+{
+	struct words w;
+	size_t i;
+	int err;
+
+	memset(&w, 0, sizeof(w));
+	ord_arena_init(&w.a);
+	if ((err = words_read(&w, xml, len, name, lang)) != 0)
+		return err;
+	for (i = 0; said && i < ORD_ARRAY_SIZE(words_en); i++)
+		ord_buf_addf(said, "%s|%s\n", words_en[i], w.said[i] ? w.said[i] : "");
+	words_release(&w);
+	return 0;
+}
+
+static const char *say(const struct words *w, const char *en)
 {
 	size_t i;
 
-	if (!lang || strcmp(lang, "da"))
+	if (!w)
 		return en;
-	for (i = 0; i < ORD_ARRAY_SIZE(words_da); i++)
-		if (!strcmp(words_da[i][0], en))
-			return words_da[i][1];
+	for (i = 0; i < ORD_ARRAY_SIZE(words_en); i++)
+		if (!strcmp(words_en[i], en))
+			return w->said[i] ? w->said[i] : en;
 	return en;
 }
 
@@ -100,12 +254,12 @@ static const char *say(const char *lang, const char *en)
 /* " #N" after a result's or a roll's phase for the event N it follows
  * from; nothing for what the rules did by themselves (event 0: a morale
  * test, the end of a melee), which no event number names */
-static void event_tag(struct ord_buf *out, int event, const char *lang)
+static void event_tag(struct ord_buf *out, int event, const struct words *w)
 {
 	if (event > 0)
 		ord_buf_addf(out, " #%d", event);
 	else
-		ord_buf_adds(out, say(lang, ", automatic"));
+		ord_buf_adds(out, say(w, ", automatic"));
 }
 
 /* one order of a sheet (ord_notation_read) */
@@ -143,14 +297,14 @@ static void put_sheet(const struct ord_report_src *src, const struct out *o, con
 		ord_buf_adds(o->xml, "\">\n");
 	}
 	if (o->text) {
-		ord_buf_addf(o->text, say(o->lang, "sheet of %s (version %d, %s), commitment "),
-			     side, version, say(o->lang, source));
+		ord_buf_addf(o->text, say(o->words, "sheet of %s (version %d, %s), commitment "),
+			     side, version, say(o->words, source));
 		ord_buf_add_hex(o->text, commitment, 32);
 		ord_buf_adds(o->text, ":\n");
 	}
 	/* a stored sheet was valid */
 	if (!ord_notation_read(src->nt, bytes, len, put_order, (void *)o) && o->text)
-		ord_buf_adds(o->text, say(o->lang, "  (no orders)\n"));
+		ord_buf_adds(o->text, say(o->words, "  (no orders)\n"));
 	if (o->xml)
 		ord_buf_adds(o->xml, "  </sheet>\n");
 }
@@ -222,7 +376,7 @@ static void put_override(const struct out *o, const struct ord_event *e, int eve
 	if (o->text) {
 		ord_buf_addf(o->text, "  #%d: ", event);
 		ord_buf_add_shown(o->text, e->override);
-		ord_buf_adds(o->text, say(o->lang, " (the checks said: "));
+		ord_buf_adds(o->text, say(o->words, " (the checks said: "));
 		ord_buf_add_shown(o->text, e->check ? e->check : "");
 		ord_buf_adds(o->text, ")\n");
 	}
@@ -271,16 +425,16 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 		}
 		if (o->text) {
 			if (!n++)
-				ord_buf_adds(o->text, say(o->lang, side ? "results for your units and of "
-									  "their actions:\n"
-									: "results:\n"));
+				ord_buf_adds(o->text, say(o->words, side ? "results for your units and of "
+									   "their actions:\n"
+									 : "results:\n"));
 			/* said once, at the first event number a side reads */
 			if (side && event > 0 && !said_numbers++)
 				ord_buf_adds(o->text,
-					     say(o->lang,
+					     say(o->words,
 						 "  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n"));
 			ord_buf_addf(o->text, "  [%s", res->phase);
-			event_tag(o->text, event, o->lang);
+			event_tag(o->text, event, o->words);
 			/* a result's words may name what an order named (a
 			 * target's, a new company's name): shown escaped, as
 			 * the order is (attack 43) */
@@ -299,7 +453,7 @@ static void put_results(const struct ord_report_src *src, const struct out *o, c
 			continue;
 		if (o->text && !n++)
 			ord_buf_adds(o->text,
-				     say(o->lang, "events the referee recorded against the checks:\n"));
+				     say(o->words, "events the referee recorded against the checks:\n"));
 		put_override(o, e, (int)numbers[e->seq]);
 	}
 	free(numbers);
@@ -348,8 +502,8 @@ static void put_voids(const struct ord_report_src *src, const struct out *o, con
 		if (o->text) {
 			const char *a;
 			if (!n++)
-				ord_buf_adds(o->text, say(o->lang, "events the referee voided (they count for "
-								   "nothing):\n"));
+				ord_buf_adds(o->text, say(o->words, "events the referee voided (they count for "
+								    "nothing):\n"));
 			/* the referee's as his events list has them, with his
 			 * number (his commands'); a side's report has none for
 			 * an event that does not stand */
@@ -370,7 +524,7 @@ static void put_voids(const struct ord_report_src *src, const struct out *o, con
 				ord_buf_addch(o->text, ' ');
 				ord_buf_add_shown(o->text, one.buf);
 			}
-			ord_buf_addf(o->text, ", %s: ", say(o->lang, "voided"));
+			ord_buf_addf(o->text, ", %s: ", say(o->words, "voided"));
 			ord_buf_add_shown(o->text, re->void_reason ? re->void_reason : "");
 			ord_buf_addch(o->text, '\n');
 		}
@@ -385,7 +539,7 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 
 	ord_ctx_events_compact(ctx);
 	if (o->text && ctx->nevents)
-		ord_buf_adds(o->text, say(o->lang, "events:\n"));
+		ord_buf_adds(o->text, say(o->words, "events:\n"));
 	for (i = 0; i < ctx->nevents; i++) {
 		const struct ord_event *e = &ctx->events[i];
 		struct ord_buf a = ORD_BUF_INIT;
@@ -414,9 +568,9 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 			ord_buf_add_shown(o->text, a.len ? a.buf : "");
 			ord_buf_addch(o->text, '\n');
 			if (e->override) {
-				ord_buf_adds(o->text, say(o->lang, "     OVERRIDE by the referee: "));
+				ord_buf_adds(o->text, say(o->words, "     OVERRIDE by the referee: "));
 				ord_buf_add_shown(o->text, e->override);
-				ord_buf_adds(o->text, say(o->lang, " (checks said: "));
+				ord_buf_adds(o->text, say(o->words, " (checks said: "));
 				ord_buf_add_shown(o->text, e->check ? e->check : "");
 				ord_buf_adds(o->text, ")\n");
 			}
@@ -433,11 +587,11 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 				     ro->fixed ? "yes" : "no", ro->value);
 		if (o->text) {
 			if (!i)
-				ord_buf_adds(o->text, say(o->lang, "rolls:\n"));
+				ord_buf_adds(o->text, say(o->words, "rolls:\n"));
 			ord_buf_addf(o->text, "  [%s", ro->phase);
-			event_tag(o->text, ro->event, o->lang);
+			event_tag(o->text, ro->event, o->words);
 			ord_buf_addf(o->text, "] %s #%d: d%d = %d%s\n", ro->purpose, ro->idx,
-				     ro->sides, ro->value, ro->fixed ? say(o->lang, " (fixed)") : "");
+				     ro->sides, ro->value, ro->fixed ? say(o->words, " (fixed)") : "");
 		}
 		put_piece(o, ORD_REPORT_PIECE);
 	}
@@ -466,7 +620,7 @@ static int put_pending(const struct ord_report_src *src, const struct out *o)
 		goto out;
 	if (o->text && d.n)
 		ord_buf_adds(o->text,
-			     say(o->lang, "orders no event of the turn carries out so far:\n"));
+			     say(o->words, "orders no event of the turn carries out so far:\n"));
 	for (i = 0; i < d.n; i++) {
 		const struct ord_diag_item *it = &d.items[i];
 		if (o->xml) {
@@ -535,7 +689,8 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 	const struct ord_record *r = src->r;
 	struct ord_ctx *ctx = src->ctx;
 	const char *side = opts->side;
-	struct out o = { text, xml, NULL, src, NULL };
+	struct out o = { .text = text, .xml = xml, .src = src };
+	struct words words;
 	const char *lang;
 	int *met = NULL;
 	size_t i;
@@ -543,11 +698,13 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 
 	o.err = &piece_err;
 	if ((err = ord_report_lang(src->rs, opts->lang, &lang)) != 0 ||
-	    (err = ord_report_side_check(src, side)) != 0)
+	    (err = ord_report_side_check(src, side)) != 0 ||
+	    (err = words_load(&words, src->rs, text ? lang : NULL)) != 0)
 		return err;
 	ctx->lang = lang;
 	ctx->lang_all = !lang;
 	o.lang = lang;
+	o.words = &words;
 	if (xml) {
 		ord_buf_adds(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<report game=\"");
 		ord_buf_add_xml(xml, src->title);
@@ -563,19 +720,19 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 	if (text) {
 		struct ord_buf title = ORD_BUF_INIT;
 		ord_buf_add_name_shown(&title, src->title); /* as a unit's name (attack 41) */
-		ord_buf_addf(text, say(lang, "%s: turn %d (%s), report for %s\n"),
+		ord_buf_addf(text, say(&words, "%s: turn %d (%s), report for %s\n"),
 			     title.buf ? title.buf : "", src->turn,
-			     say(lang, ord_turn_state_name(src->state)),
-			     side ? side : say(lang, "the referee"));
+			     say(&words, ord_turn_state_name(src->state)),
+			     side ? side : say(&words, "the referee"));
 		ord_buf_release(&title);
 		if (side && !revealed)
-			ord_buf_adds(text, say(lang, "the other sides' sheets stay secret until the "
-						     "exchange\n"));
+			ord_buf_adds(text, say(&words, "the other sides' sheets stay secret until the "
+						       "exchange\n"));
 	}
 	/* sheets: a side sees its own; everybody's once the turn is exchanged */
 	put_sheets(src, &o, side && !revealed ? side : NULL);
 	if (text)
-		ord_buf_adds(text, say(lang, side ? "your units:\n" : "units:\n"));
+		ord_buf_adds(text, say(&words, side ? "your units:\n" : "units:\n"));
 	for (i = 0; i < ctx->nunits; i++)
 		if (!side || !strcmp(ctx->units[i].side, side))
 			put_unit(src, &o, &ctx->units[i], side);
@@ -589,7 +746,7 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 			if (!met[i])
 				continue;
 			if (text && !nseen++)
-				ord_buf_adds(text, say(lang, "enemy units met this turn:\n"));
+				ord_buf_adds(text, say(&words, "enemy units met this turn:\n"));
 			put_unit(src, &o, &ctx->units[i], side);
 		}
 	} else {
@@ -606,6 +763,7 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 	err = piece_err;
 out:
 	free(met);
+	words_release(&words);
 	return err;
 }
 

@@ -58,6 +58,14 @@ int ord_report_lang(const struct ord_ruleset *rs, const char *lang, const char *
  * report's, info's): "  UNIT: WHAT", what an order says in it shown
  * escaped (a bidirectional override, a C1 control: attack 43). */
 void ord_report_pending_line(struct ord_buf *out, const struct ord_diag_item *it);
+/* Read a ruleset's words document (its words_resource, ruleset.h: xml,
+ * len bytes, name for messages) in lang as a report reads it: 0, or
+ * ORD_EBADDATA naming the document and line.  said (unless NULL) gets
+ * each of the report's English words and its words in lang as the report
+ * writes them, "english|said\n" (said empty: the English stands), in the
+ * builder's order. */
+int ord_report_words_check(const char *xml, size_t len, const char *name, const char *lang,
+			   struct ord_buf *said);
 /* ORD_ENOTFOUND naming the sides when side is not one of src's (NULL, the
  * referee, is); 0 otherwise. */
 int ord_report_side_check(const struct ord_report_src *src, const char *side);
