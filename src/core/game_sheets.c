@@ -1037,8 +1037,44 @@ static int unit_side(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
+/* a unit of the game, for side_of_keyed */
+static int keep_unit(void *ud, const char *id, const char *name, const char *side)
+{
+	ord_ctx_add_unit(ud, id, name, side, "", "");
+	return 0;
+}
+
+/* The sides of the units the sheet names as the game's notation reads
+ * its words, where no name is a unit's as written: a game made since
+ * 2026-12-07 finds "Soendre Jaegerkorps" so (ord_ctx_set_made); a game
+ * made before, none. */
+static int side_of_keyed(struct ord_game *g, const struct ord_sheet *sheet, struct sheet_sides *ss)
+{
+	struct ord_store_unit su;
+	struct ord_ctx c;
+	size_t i;
+	int err = 0;
+
+	ord_ctx_init(&c, g->rs, g->rules, 0);
+	ord_ctx_set_made(&c, g->made);
+	if (c.names_key && (err = ord_game_units(g, keep_unit, &c)) == 0) {
+		ord_ctx_index(&c);
+		for (i = 0; i < sheet->n; i++) {
+			const struct ord_unit *u = ord_ctx_find_unit(&c, sheet->orders[i].unit);
+			if (!u)
+				continue;
+			memset(&su, 0, sizeof(su));
+			su.side = u->side;
+			unit_side(ss, &su);
+		}
+	}
+	ord_ctx_release(&c);
+	return err;
+}
+
 /* The one side whose units the sheet names, in ss->sides: its units
- * looked up by id or name as submit looks them up (ord_store_units_find). */
+ * looked up by id or name as submit looks them up (ord_store_units_find,
+ * then side_of_keyed). */
 static int side_of_sheet(struct ord_game *g, const char *bytes, size_t len, struct sheet_sides *ss)
 {
 	struct ord_sheet sheet;
@@ -1064,6 +1100,8 @@ static int side_of_sheet(struct ord_game *g, const char *bytes, size_t len, stru
 			names[nn++] = composed[i].buf;
 	}
 	err = ord_store_units_find(g->db, names, nn, unit_side, ss);
+	if (!err && !ss->n && sheet.n)
+		err = side_of_keyed(g, &sheet, ss);
 	for (i = 0; i < sheet.n; i++)
 		ord_buf_release(&composed[i]);
 	free(composed);

@@ -233,6 +233,11 @@ expect_eq "$RC" 0 "a Krigsspil name typed in ASCII forms, checked"
 expect_in "$OUT" "Soendre Jaegerkorps: M ↑ 1"
 run ord check ascii-allied.txt --scenario ascii.xml --side allierede --tables "$KS/map.xml"
 expect_eq "$RC" 0 "a target typed in ASCII forms is the unit (a map names no such place)"
+# without --side, the side of the units it names so
+printf 'Soendre Jaegerkorps: M ↑ 1\n' >ascii-one.txt
+run ord check ascii-one.txt --scenario ascii.xml
+expect_eq "$RC" 0 "a sheet naming its unit in ASCII forms alone, no --side"
+expect_in "$OUT" "side: danske (the side of the units it names)"
 expect_exit 0 ord new ascii.game --scenario ascii.xml --tables "$KS/map.xml"
 expect_exit 0 ord submit ascii.game --side danske ascii.txt
 expect_exit 0 ord submit ascii.game --side allierede ascii-allied.txt
