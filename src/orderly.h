@@ -928,6 +928,16 @@ struct ord_head {
 	struct ord_receipt said; /* what they say, when words is 1 */
 	unsigned odd_line; /* the first comment line orderly writes in no such head, 0: none */
 	char odd[96];      /* its text, cut at a character */
+	/* appended by hhon10 (attack 47 at the submit): the game's signature
+	 * over the words too (ord_head_words_check), a message of its own
+	 * written as the comment "# words-signature: HEX" under them, so that
+	 * an orderly before it still reads and checks the head as before (a
+	 * comment line it does not know is a note there).  Made by the game
+	 * with said (words 1) when it signs a receipt or sealed head */
+	int words_signed;        /* 1 read or made; 0 none (an orderly before 2026-12-07);
+				   * -1 a line that starts so but does not read, or a second one */
+	unsigned words_sig_line; /* its line, when read */
+	unsigned char words_signature[64];
 };
 /* The comment line that opens a fixed-dice game's head. */
 #define ORD_HEAD_FIXED_DICE "# FIXED DICE: a test game made with 'orderly new --fixed-dice'."
@@ -941,9 +951,16 @@ int ord_head_next_turn(const struct ord_head *h);
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name);
 void ord_head_format(const struct ord_head *h, struct ord_buf *out);
 /* A receipt head (at "receipt") as the player keeps it: ord_head_format
- * with the receipt's turn, side, version and commitment in a comment. */
+ * with the receipt's turn, side, version and commitment in a comment, and
+ * under it the game's signature of them when h has one (words_signed: the
+ * words written are then h->said, the ones signed, and r is not read). */
 void ord_receipt_head_format(const struct ord_head *h, const struct ord_receipt *r,
 			     struct ord_buf *out);
+/* 0 when h's words (said) are signed by the game's key h names, with
+ * h's game, turn, kind, entry and hash: words_signed is 1 and the
+ * signature holds; else ORD_ETAMPERED (no signature, one that does not
+ * read, or does not hold: words changed after the game signed them). */
+int ord_head_words_check(const struct ord_head *h);
 /* 1 when a head at `at` may sign a log entry of that kind: "open" and
  * "exchange" a turn's opening ("open"), "receipt" a "sheet", "commit" or
  * "opening", "sealed" a "seal", "link" a "witness", the others their own
@@ -1127,6 +1144,26 @@ struct ord_verify_opts {
 	void (*failed)(void *ud, const char *verdict, const char *const *lines, size_t n);
 	void *failed_ud;
 };
+/*
+ * A player's check of a receipt when it comes (`verify --receipt FILE
+ * --pubkey KEY` with no bundle; docs/threat-model.md, 47): that the game's
+ * key (pubkey) signed it, and its words, "turn T, side S, version V,
+ * commitment C", too (ord_head_words_check), with the turn and commitment
+ * the head signs; with commitment (may be NULL: a side without a key has
+ * none of its own), that it is the one the game states; with each opening
+ * head given (the game's "open" head, or the exchange head before the
+ * receipt's turn), that the receipt is of that game and, of the turn it
+ * opens, signs an entry after the opening.  h is as ord_head_parse read
+ * it, name its file.  The findings go to out, one line each, the last
+ * "this receipt is for turn T, side S, version V of the sheet with
+ * commitment C" when it holds.  Returns 0 when it does; ORD_ETAMPERED when
+ * a check fails, or when its words are not signed (a receipt of an
+ * orderly before 2026-12-07: it shows then only the turn and commitment,
+ * and holds only when commitment is given and is the one it states).
+ */
+int ord_receipt_check(const struct ord_head *h, const char *name, const unsigned char pubkey[32],
+		      const unsigned char *commitment, const struct ord_head *openings,
+		      const char *const *opening_names, size_t nopenings, struct ord_buf *out);
 /*
  * Check a bundle offline: its signature, the chain of its log entries,
  * every commitment, the seed, the dice, events, results, heads and

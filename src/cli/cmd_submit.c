@@ -68,8 +68,8 @@ static int write_receipt_head(ord_game *g, const struct ord_receipt *r, const ch
 	rc = cli_write_output(path, b.buf, b.len);
 	ord_buf_release(&b);
 	if (!rc && strcmp(path, "-"))
-		printf("receipt head: %s (the game's signature of the entry that stores this sheet: keep it, 'orderly verify --receipt %s')\n",
-		       path, path);
+		printf("receipt head: %s (the game's signature of the entry that stores this sheet and of its words: check it now, 'orderly verify --receipt %s --pubkey KEY', and keep it for 'orderly verify BUNDLE --receipt %s')\n",
+		       path, path, path);
 	return rc;
 }
 

@@ -23,6 +23,14 @@
  * one the mail judge mails then).  A bundle that fails a check prints no
  * report.
  *
+ * `orderly verify --receipt FILE... --pubkey KEY [--head FILE]...
+ * [--commitment HEX]`, with no bundle: the player's check of a receipt
+ * when it comes (threat model, 47): signed by the game's key, its words
+ * ("turn T, side S, version V, commitment C") signed too, and said
+ * plainly; with --commitment (what 'orderly sign' printed), the sheet the
+ * game states is his; with the head of the game's or turn's opening he
+ * kept, the receipt is of that game and after that opening.
+ *
  * Exit 0 when every check holds; 1 with the list of what failed on
  * standard output; 64 usage (an unknown side); 65 a bundle that cannot be
  * read (not XML, entities, not a bundle) or a head file whose signature
@@ -106,6 +114,38 @@ out:
 	return rc;
 }
 
+/* With no bundle: each receipt file checked as it came (ord_receipt_check). */
+static int receipts_alone(const struct cli_cmd *cmd, const struct ord_head *rcpt,
+			  const char *const *rcpt_names, size_t nrcpt, size_t nbare,
+			  const unsigned char pk[32], const char *commit_s,
+			  const struct ord_head *heads, const char *const *head_paths, size_t nheads)
+{
+	struct ord_buf out = ORD_BUF_INIT;
+	const char **names = NULL;
+	unsigned char mine[32];
+	int rc = 0, failed = 0;
+	size_t i;
+
+	if (nbare)
+		return cli_usage_error(cmd,
+				       "--receipt HEX: a bare commitment is checked against a bundle only (beside a receipt file, give it with --commitment)");
+	if (commit_s && (rc = cli_hex_option(cmd, "--commitment", commit_s, mine, 32)) != 0)
+		return rc;
+	names = calloc(nheads + 1, sizeof(*names));
+	if (!names)
+		abort();
+	for (i = 0; i < nheads; i++)
+		names[i] = cli_input_name(head_paths[i]);
+	for (i = 0; i < nrcpt; i++)
+		if (ord_receipt_check(&rcpt[i], rcpt_names[i], pk, commit_s ? mine : NULL, heads,
+				      names, nheads, &out))
+			failed = 1;
+	cli_print_buf(&out);
+	free(names);
+	ord_buf_release(&out);
+	return failed ? CLI_PROBLEMS : CLI_OK;
+}
+
 int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ord_buf bundle = ORD_BUF_INIT, out = ORD_BUF_INIT, report = ORD_BUF_INIT;
@@ -113,7 +153,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	int bfd = -1;
 	struct ord_buf scenario = ORD_BUF_INIT, tables = ORD_BUF_INIT;
 	const char *pubkey_s = NULL, *scenario_s = NULL, *tables_s = NULL, *report_s = NULL;
-	const char *lang = NULL, *record_s = NULL;
+	const char *lang = NULL, *record_s = NULL, *commit_s = NULL;
 	struct ord_report_opts ro = { 0 };
 	struct ord_head *rheads = NULL;
 	size_t nrheads = 0, ngiven = 0;
@@ -136,6 +176,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "lang", &lang, NULL },
 		{ "resolved", NULL, &resolved },
 		{ "record", &record_s, NULL },
+		{ "commitment", &commit_s, NULL },
 		{ NULL, NULL, NULL },
 	};
 
@@ -144,8 +185,23 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		goto out;
-	if (argc < 2) {
+	if (argc < 2 && !nreceipts) {
 		rc = cli_usage_error(cmd, "missing BUNDLE");
+		goto out;
+	}
+	if (argc < 2 && (!pubkey_s || scenario_s || tables_s || report_s || record_s)) {
+		rc = cli_usage_error(cmd,
+				     !pubkey_s ? "missing BUNDLE (a receipt is checked without one against the game's key: give --pubkey KEY)"
+					       : "missing BUNDLE (--%s is an option of a bundle's verify; a receipt alone takes --pubkey, --head and --commitment)",
+				     scenario_s ? "scenario"
+				     : tables_s ? "tables"
+				     : report_s ? "report"
+						: "record");
+		goto out;
+	}
+	if (argc >= 2 && commit_s) {
+		rc = cli_usage_error(cmd,
+				     "--commitment is of a receipt checked without a bundle (with one, give the receipt with --receipt)");
 		goto out;
 	}
 	if (argc > 2) {
@@ -208,6 +264,11 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 			rc = cli_fail(ORD_EBADDATA);
 			goto out;
 		}
+	}
+	if (argc < 2) {
+		rc = receipts_alone(cmd, rcpt_heads, rcpt_names, nrcpt, nbare, pk, commit_s, heads,
+				    head_paths, nheads);
+		goto out;
 	}
 	if (record_s &&
 	    (rc = cli_witness_record_heads(record_s, &rheads, &nrheads, &given, &ngiven)) != 0)

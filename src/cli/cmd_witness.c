@@ -674,6 +674,13 @@ static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *
 			  o->receipt);
 		return CLI_DATAERR;
 	}
+	/* its words, signed since 2026-12-07 (attack 47): a receipt of
+	 * another side's sheet is no receipt of his */
+	if (r.words_signed && ord_head_words_check(&r)) {
+		cli_error("'%s': its words ('# turn T, side S, version V, commitment C') are not what the game signed: do not reveal a link for it",
+			  o->receipt);
+		return CLI_DATAERR;
+	}
 	if (r.turn != h->turn) {
 		cli_error("'%s' is the receipt of a sheet of turn %d, not of turn %d: give the receipt of the sheet you handed in for turn %d",
 			  o->receipt, r.turn, h->turn, h->turn);
@@ -719,6 +726,13 @@ static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *
 			  o->receipt, have.buf, whose, want.buf, sealed ? "sealed" : "stored");
 		ord_buf_release(&have);
 		ord_buf_release(&want);
+		return CLI_DATAERR;
+	}
+	/* your commitment binds your side: words of another side signed
+	 * over it are a false statement of the game's */
+	if (r.words_signed && strcmp(r.said.side, o->side)) {
+		cli_error("'%s' is the game's receipt of a sheet of side %s, not of yours (%s): do not reveal a link for it",
+			  o->receipt, r.said.side, o->side);
 		return CLI_DATAERR;
 	}
 	if (!sealed)

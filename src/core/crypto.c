@@ -305,6 +305,24 @@ void ord_sig_close_msg(unsigned char out[32], const unsigned char game_id[16], i
 	ord_digest_final(&d, out);
 }
 
+void ord_sig_words_msg(unsigned char out[32], const unsigned char game_id[16], int turn, const char *at,
+		       int64_t seq, const unsigned char hash[32], const struct ord_receipt *words)
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-receipt-words-signature-v1");
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_str(&d, at);
+	ord_digest_int(&d, seq);
+	ord_digest_bytes(&d, hash, 32);
+	ord_digest_int(&d, words->turn);
+	ord_digest_str(&d, words->side);
+	ord_digest_int(&d, words->version);
+	ord_digest_bytes(&d, words->commitment, 32);
+	ord_digest_final(&d, out);
+}
+
 void ord_sig_bundle_msg(unsigned char out[32], const void *bytes, size_t len)
 {
 	struct ord_digest d;

@@ -107,6 +107,13 @@ void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], in
  * are signed by ord_sig_head_msg (at "close", zeros) and state no phase. */
 void ord_sig_close_msg(unsigned char out[32], const unsigned char game_id[16], int turn, int phase,
 		       int64_t seq, const unsigned char hash[32]);
+/* The game's signature over a receipt's (or sealed head's) words, the
+ * turn, side, version and commitment a player reads in its comment, with
+ * the head's game, turn, kind, entry and hash: a message of its own
+ * beside the head's, so that a head signed by an orderly before it still
+ * checks as it did (docs/threat-model.md, 47). */
+void ord_sig_words_msg(unsigned char out[32], const unsigned char game_id[16], int turn, const char *at,
+		       int64_t seq, const unsigned char hash[32], const struct ord_receipt *words);
 /* The game's signature over a bundle: every byte before its <signature>,
  * digested under this tag (begun with ord_digest_init(d, it) for bytes
  * that come in pieces). */

@@ -1968,6 +1968,19 @@ static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
 	ord_sig_head_msg(msg, g->game_id, out->turn, out->at, out->seq, out->hash,
 			 out->has_commitment ? out->commitment : none);
 	ord_sig_sign(out->signature, msg, g->sk);
+	if (out->has_commitment) {
+		/* the words the player reads, signed under a message of their
+		 * own: he checks at the submit whose sheet and which version
+		 * the game stored, with no bundle (attack 47) */
+		out->said.turn = f->turn;
+		out->said.version = f->version;
+		snprintf(out->said.side, sizeof(out->said.side), "%s", f->side);
+		memcpy(out->said.commitment, f->logged, 32);
+		out->words = 1;
+		ord_sig_words_msg(msg, g->game_id, out->turn, out->at, out->seq, out->hash, &out->said);
+		ord_sig_sign(out->words_signature, msg, g->sk);
+		out->words_signed = 1;
+	}
 	return 0;
 }
 

@@ -407,9 +407,34 @@ static int text_has_line(const char *text, const char *l, size_t n)
 	return 0;
 }
 
+/* The comment that carries the game's signature of a receipt's words,
+ * and what the file says of it under it (a comment, not a field: an
+ * orderly before it refuses a field it does not know, and reads a comment
+ * line it does not know as a note). */
+#define WORDS_SIG_LEAD "# words-signature: "
+#define WORDS_SIG_NOTE                                                                   \
+	"# The game signed the words of line 2 too (the signature below): 'orderly\n"    \
+	"# verify --receipt FILE --pubkey KEY' says now whose sheet and which version\n" \
+	"# this receipt is for, before the exchange.\n"
+
+/* The line of the words' signature, l of n bytes: 1 and sig filled when it
+ * reads as WORDS_SIG_LEAD and 128 hex digits, else 0. */
+static int words_sig_read(unsigned char sig[64], const char *l, size_t n)
+{
+	size_t k = strlen(WORDS_SIG_LEAD);
+	char hex[129];
+
+	if (n != k + 128)
+		return 0;
+	memcpy(hex, l + k, 128);
+	hex[128] = '\0';
+	return ord_unhex(sig, 64, hex) == 64;
+}
+
 /* A receipt's or sealed head's comments (attack 47): its words, read into
- * out->said, and the first comment line that orderly writes in no such
- * head (the free text a player would read as the game's). */
+ * out->said, their signature, and the first comment line that orderly
+ * writes in no such head (the free text a player would read as the
+ * game's). */
 static void read_words(struct ord_head *out, const char *text, size_t len)
 {
 	static const char lead[] = "# turn ";
@@ -418,6 +443,7 @@ static void read_words(struct ord_head *out, const char *text, size_t len)
 	unsigned line = 0;
 
 	ord_head_format(out, &ours);
+	ord_buf_adds(&ours, WORDS_SIG_NOTE);
 	for (; p < end; p++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *l = p;
 		size_t n = (size_t)((nl ? nl : end) - p);
@@ -430,7 +456,17 @@ static void read_words(struct ord_head *out, const char *text, size_t len)
 		while (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
 			n--;
 		if (n && *l == '#') {
-			if (n >= strlen(lead) && !memcmp(l, lead, strlen(lead))) {
+			if (n >= strlen(WORDS_SIG_LEAD) &&
+			    !memcmp(l, WORDS_SIG_LEAD, strlen(WORDS_SIG_LEAD))) {
+				if (out->words_signed || !words_sig_read(out->words_signature, l, n)) {
+					if (out->words_signed != -1)
+						out->words_sig_line = line;
+					out->words_signed = -1;
+				} else {
+					out->words_signed = 1;
+					out->words_sig_line = line;
+				}
+			} else if (n >= strlen(lead) && !memcmp(l, lead, strlen(lead))) {
 				if (out->words || !words_read(&out->said, l, n)) {
 					if (out->words != -1)
 						out->words_line = line;
@@ -625,15 +661,29 @@ int ord_head_signs_kind(const char *at, const char *kind)
 void ord_receipt_head_format(const struct ord_head *h, const struct ord_receipt *r, struct ord_buf *out)
 {
 	struct ord_buf t = ORD_BUF_INIT;
-	const char *nl;
+	const char *nl, *fields;
 
 	ord_head_format(h, &t);
 	nl = strchr(t.buf, '\n');
 	ord_buf_add(out, t.buf, (size_t)(nl + 1 - t.buf));
+	if (h->words_signed == 1)
+		r = &h->said; /* the words the game signed */
 	ord_buf_addf(out, "# turn %d, side %s, version %d, commitment ", r->turn, r->side, r->version);
 	ord_buf_add_hex(out, r->commitment, 32);
 	ord_buf_addch(out, '\n');
-	ord_buf_adds(out, nl + 1);
+	/* the comments ord_head_format writes, then the words' signature
+	 * last among them, before the fields (the words stay on line 2, a
+	 * fixed-dice game's warning on line 3) */
+	fields = strstr(nl + 1, "\ngame: ");
+	if (h->words_signed == 1 && fields) {
+		ord_buf_add(out, nl + 1, (size_t)(fields + 1 - (nl + 1)));
+		ord_buf_adds(out, WORDS_SIG_NOTE WORDS_SIG_LEAD);
+		ord_buf_add_hex(out, h->words_signature, 64);
+		ord_buf_addch(out, '\n');
+		ord_buf_adds(out, fields + 1);
+	} else {
+		ord_buf_adds(out, nl + 1);
+	}
 	ord_buf_release(&t);
 }
 
@@ -659,4 +709,14 @@ int ord_head_check(const struct ord_head *h)
 				 : h->has_commitment    ? h->commitment
 							: none);
 	return ord_sig_check(h->signature, msg, h->key) ? ORD_ETAMPERED : 0;
+}
+
+int ord_head_words_check(const struct ord_head *h)
+{
+	unsigned char msg[32];
+
+	if (h->words_signed != 1 || h->words != 1)
+		return ORD_ETAMPERED;
+	ord_sig_words_msg(msg, h->game_id, h->turn, h->at, h->seq, h->hash, &h->said);
+	return ord_sig_check(h->words_signature, msg, h->key) ? ORD_ETAMPERED : 0;
 }

@@ -1982,6 +1982,13 @@ static void check_words(struct vr *x, const struct ord_head *h, const char *name
 	struct ord_buf at = ORD_BUF_INIT;
 	char hex[65], said[65];
 	unsigned line = h->words ? h->words_line : h->odd_line;
+	/* the game's signature of the words (since 2026-12-07): 1 holds, 0
+	 * none (an orderly before), -1 one that does not read or hold */
+	int sig = h->words_signed == 0 ? 0 : h->words == 1 && !ord_head_words_check(h) ? 1 : -1;
+	const char *why = sig > 0 ? "the game signed these words: a false statement under its key"
+			  : sig == 0
+				  ? "its words are not signed"
+				  : "the signature of its words does not hold: they were changed after the game signed them";
 
 	/* a file's line as FILE:N; a head given with --head is named by what
 	 * it signs, not by its file */
@@ -2002,9 +2009,24 @@ static void check_words(struct vr *x, const struct ord_head *h, const char *name
 		 h->said.version != version || memcmp(h->said.commitment, c, 32)) {
 		ord_hex(said, h->said.commitment, 32);
 		ord_vout_fail(x->v,
-			      "receipt %s: it says turn %d, side %s, version %d, commitment %.16s..., but what the game signed is the sheet of %s, version %d of turn %d (commitment %.16s...): a receipt of one sheet in the words of another (its words are not signed)",
+			      "receipt %s: it says turn %d, side %s, version %d, commitment %.16s..., but what the game signed is the sheet of %s, version %d of turn %d (commitment %.16s...): a receipt of one sheet in the words of another (%s)",
 			      at.buf, h->said.turn, h->said.side, h->said.version, said, side,
-			      version, x->r->turn, hex);
+			      version, x->r->turn, hex, why);
+	} else if (sig < 0) {
+		ord_buf_reset(&at);
+		ord_buf_addf(&at, file ? "%s:%u" : "%s (its line %u)", name, h->words_sig_line);
+		ord_vout_fail(x->v,
+			      "receipt %s: the signature of its words (the line '# words-signature: ...') %s under the game's key: the file was changed after the game signed it",
+			      at.buf,
+			      h->words_signed < 0
+				      ? "does not read as orderly writes it (128 hex digits, once)"
+				      : "does not hold");
+	} else if (sig == 0) {
+		/* an honest receipt of an orderly before 2026-12-07: its words
+		 * are held here to the entry, but could not be at the submit */
+		ord_vout_note(x->v,
+			      "receipt %s: its words are not signed (no line '# words-signature: ...': a receipt written by an orderly before 2026-12-07, or the line taken out): they are what the game signed here, but 'orderly verify --receipt FILE --pubkey KEY' could not say so when it came",
+			      name);
 	}
 	if (h->odd_line) {
 		ord_buf_reset(&at);

@@ -1615,6 +1615,53 @@ sed "s/^# turn 1, side blue, version 1, commitment $C1\$/# turn 1, side blue, ve
 grep -q "^# turn 1, side blue, version 2, commitment $C2\$" $g.blue-2.receipt || fail "47: the words were not changed"
 sed "s/^# turn 1, side red, version 1, commitment .*/# turn 1, side blue, version 2, commitment $C2/" \
 	$g.red-1.receipt >$g.red-as-blue.receipt
+# blue's check when the receipt comes, with what he holds then: the game's
+# key and the head of the game's opening (and, for a side with a key, the
+# commitment 'orderly sign' gave him).  Since 2026-12-07 the game signs the
+# words too: the receipt of version 1 in the words of version 2 is refused
+# at once, with the signature line kept or taken out, where it was seen
+# only in the bundle, after the draft had been played
+SIGLINE=$(grep -n '^# words-signature: ' $g.blue-2.receipt | cut -d: -f1 || true)
+at_submit() { run ord verify --receipt "$@" --pubkey "$(pubkey $g)" --head $g.open.head; }
+at_submit $g.blue-2.receipt
+[[ $RC == 1 ]] || fail "47: the relabelled receipt was not refused at the submit (exit $RC)"
+expect_in "$OUT" "FAILED: receipt $g.blue-2.receipt:2: its words, '# turn 1, side blue, version 2, commitment ${C2:0:16}...', are not what the game signed (the signature of its words, line $SIGLINE, does not hold): a receipt in words the game did not give"
+expect_not_in "$OUT" "this receipt is for"
+# the same as an orderly before 2026-12-07 wrote receipts: no signature of
+# their words (the line, and the three lines that say what it is for)
+unsigned_words() { grep -v -e '^# words-signature: ' -e '^# The game signed the words of line 2 too' \
+	-e "^# verify --receipt FILE --pubkey KEY' says now whose sheet" \
+	-e '^# this receipt is for, before the exchange\.$' "$1"; }
+unsigned_words $g.blue-2.receipt >$g.blue-2-old.receipt
+unsigned_words $g.blue-1.receipt >$g.blue-1-old.receipt
+[[ $(wc -l <$g.blue-1-old.receipt) == $(($(wc -l <$g.blue-1.receipt) - 4)) ]] ||
+	fail "47: the receipt's words are not signed in four lines"
+at_submit $g.blue-2-old.receipt
+[[ $RC == 1 ]] || fail "47: the relabelled receipt without its words' signature was not refused at the submit (exit $RC)"
+expect_in "$OUT" "FAILED: receipt $g.blue-2-old.receipt: its words are not signed (no line '# words-signature: ...': an orderly before 2026-12-07 wrote it, or the line was taken out): the game signed only turn 1 and commitment ${C1:0:16}... (entry "
+at_submit $g.red-as-blue.receipt
+[[ $RC == 1 ]] || fail "47: red's receipt in blue's words was not refused at the submit (exit $RC)"
+expect_in "$OUT" "are not what the game signed"
+# the honest receipt: said plainly
+at_submit $g.blue-1.receipt
+[[ $RC == 0 ]] || fail "47: blue's own receipt failed the check at the submit (exit $RC)"
+expect_in "$OUT" "ok: $g.blue-1.receipt: this receipt is for turn 1, side blue, version 1 of the sheet with commitment $C1 (entry "
+expect_in "$OUT" "ok: receipt $g.blue-1.receipt: of the game and the turn $g.open.head opens, after its opening"
+# a side with a key holds it to his own commitment: version 2's is not it
+at_submit $g.blue-1.receipt --commitment "$C2"
+[[ $RC == 1 ]] || fail "47: a receipt of another commitment passed --commitment (exit $RC)"
+expect_in "$OUT" "FAILED: receipt $g.blue-1.receipt: the game signed commitment $C1, but yours is $C2"
+# an honest receipt of an orderly before: its words cannot be held at the
+# submit, but the commitment it signs can
+at_submit $g.blue-1-old.receipt --commitment "$C1"
+[[ $RC == 0 ]] || fail "47: an old receipt of the player's commitment failed (exit $RC)"
+expect_in "$OUT" "note: receipt $g.blue-1-old.receipt: its words are not signed"
+expect_in "$OUT" "but the commitment it signs is yours"
+# against a key that is not the game's
+expect_exit 0 ord keygen $g.other.key
+run ord verify --receipt $g.blue-1.receipt --pubkey $g.other.key.pub
+[[ $RC == 1 ]] || fail "47: a receipt checked against another key passed (exit $RC)"
+expect_in "$OUT" "not by the game's key you gave"
 expect_exit 0 ord seal $g --head $g.seal.head
 expect_exit 0 ord head $g --at sealed --turn 1 --side red -o $g.red.sealed
 sed "s/^# turn 1, side red, /# turn 1, side blue, /" $g.red.sealed >$g.red-as-blue.sealed
@@ -1627,8 +1674,15 @@ words_verify() {  # words_verify RECEIPT: blue's verify with everything he holds
 }
 words_verify $g.blue-2.receipt
 [[ $RC == 1 ]] || fail "47: the receipt of version 1 in the words of version 2 verified (exit $RC)"
-expect_in "$OUT" "FAILED: receipt $g.blue-2.receipt:2: it says turn 1, side blue, version 2, commitment ${C2:0:16}..., but what the game signed is the sheet of blue, version 1 of turn 1 (commitment ${C1:0:16}...): a receipt of one sheet in the words of another (its words are not signed)"
+expect_in "$OUT" "FAILED: receipt $g.blue-2.receipt:2: it says turn 1, side blue, version 2, commitment ${C2:0:16}..., but what the game signed is the sheet of blue, version 1 of turn 1 (commitment ${C1:0:16}...): a receipt of one sheet in the words of another (the signature of its words does not hold: they were changed after the game signed them)"
 expect_not_in "$OUT" "verified: every check holds"
+words_verify $g.blue-2-old.receipt
+[[ $RC == 1 ]] || fail "47: the relabelled receipt without its words' signature verified (exit $RC)"
+expect_in "$OUT" "FAILED: receipt $g.blue-2-old.receipt:2: it says turn 1, side blue, version 2, commitment ${C2:0:16}..., but what the game signed is the sheet of blue, version 1 of turn 1 (commitment ${C1:0:16}...): a receipt of one sheet in the words of another (its words are not signed)"
+# an honest receipt of an orderly before: it verifies, with a note
+words_verify $g.blue-1-old.receipt
+[[ $RC == 0 ]] || fail "47: blue's own receipt as an orderly before wrote it exited $RC"
+expect_in "$OUT" "note: receipt $g.blue-1-old.receipt: its words are not signed (no line '# words-signature: ...'"
 words_verify $g.red-as-blue.receipt
 [[ $RC == 1 ]] || fail "47: red's receipt in blue's words verified (exit $RC)"
 expect_in "$OUT" "it says turn 1, side blue, version 2, commitment ${C2:0:16}..., but what the game signed is the sheet of red, version 1 of turn 1"

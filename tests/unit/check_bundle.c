@@ -2421,6 +2421,120 @@ START_TEST(receipt_words_read_back)
 }
 END_TEST
 
+/* The game signs a receipt's words too (since 2026-12-07), under a message
+ * of their own beside the head's, written as a comment so that an orderly
+ * before reads the head as it did: read back, the signature holds over the
+ * words as written and over nothing else (another version, another entry,
+ * a digit of it changed, given twice, or left out), and the player's
+ * check at the submit (ord_receipt_check) says whose sheet it is, or
+ * refuses it (attack 47). */
+START_TEST(receipt_words_signed)
+{
+	struct ord_keypair k, other;
+	struct ord_head h, back;
+	struct ord_buf b = ORD_BUF_INIT, t = ORD_BUF_INIT, out = ORD_BUF_INIT;
+	unsigned char msg[32];
+	char *w;
+
+	ck_assert_int_eq(ord_crypto_init(), 0);
+	ord_keypair_generate(&k);
+	ord_keypair_generate(&other);
+	test_head(&h, &k, "receipt", 3, 20);
+	h.has_commitment = 1;
+	memset(h.commitment, 0xcd, 32);
+	ord_sig_head_msg(msg, h.game_id, h.turn, h.at, h.seq, h.hash, h.commitment);
+	ord_sig_sign(h.signature, msg, k.sk);
+	h.said.turn = 3;
+	h.said.version = 2;
+	snprintf(h.said.side, sizeof(h.said.side), "blue");
+	memset(h.said.commitment, 0xcd, 32);
+	h.words = 1;
+	ord_sig_words_msg(msg, h.game_id, h.turn, h.at, h.seq, h.hash, &h.said);
+	ord_sig_sign(h.words_signature, msg, k.sk);
+	h.words_signed = 1;
+	ord_receipt_head_format(&h, &h.said, &b);
+	ck_assert_int_eq(ord_head_parse(&back, b.buf, b.len, "h"), 0);
+	ck_assert_int_eq(back.words, 1);
+	ck_assert_uint_eq(back.words_line, 2);
+	ck_assert_int_eq(back.words_signed, 1);
+	ck_assert_uint_gt(back.words_sig_line, 2);
+	ck_assert_uint_eq(back.odd_line, 0); /* its own lines are orderly's */
+	ck_assert_int_eq(ord_head_check(&back), 0);
+	ck_assert_int_eq(ord_head_words_check(&back), 0);
+	ck_assert_int_eq(ord_receipt_check(&back, "r", k.pk, NULL, NULL, NULL, 0, &out), 0);
+	ck_assert_ptr_nonnull(
+		strstr(out.buf,
+		       "this receipt is for turn 3, side blue, version 2 of the sheet with commitment cdcdcd"));
+	ord_buf_reset(&out);
+	/* against another key: refused */
+	ck_assert_int_eq(ord_receipt_check(&back, "r", other.pk, NULL, NULL, NULL, 0, &out),
+			 ORD_ETAMPERED);
+	ord_buf_reset(&out);
+	/* the words of another version: the head holds, its words do not */
+	ord_buf_adds(&t, b.buf);
+	w = strstr(t.buf, "version 2,");
+	ck_assert_ptr_nonnull(w);
+	w[8] = '1';
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.said.version, 1);
+	ck_assert_int_eq(ord_head_check(&back), 0);
+	ck_assert_int_eq(ord_head_words_check(&back), ORD_ETAMPERED);
+	ck_assert_int_eq(ord_receipt_check(&back, "r", k.pk, NULL, NULL, NULL, 0, &out), ORD_ETAMPERED);
+	ck_assert_ptr_null(strstr(out.buf, "this receipt is for"));
+	ord_buf_reset(&out);
+	/* the same words signed over another entry do not pass for these */
+	ck_assert_int_eq(ord_head_parse(&back, b.buf, b.len, "h"), 0);
+	back.seq = 21;
+	ck_assert_int_eq(ord_head_words_check(&back), ORD_ETAMPERED);
+	/* a digit of the signature changed */
+	ord_buf_reset(&t);
+	ord_buf_adds(&t, b.buf);
+	w = strstr(t.buf, "# words-signature: ");
+	ck_assert_ptr_nonnull(w);
+	w += strlen("# words-signature: ");
+	*w = *w == '0' ? '1' : '0';
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words_signed, 1);
+	ck_assert_int_eq(ord_head_words_check(&back), ORD_ETAMPERED);
+	/* given twice, even alike: not read */
+	ord_buf_reset(&t);
+	ord_buf_adds(&t, b.buf);
+	w = strstr(b.buf, "# words-signature: ");
+	ord_buf_add(&t, w, (size_t)(strchr(w, '\n') + 1 - w));
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words_signed, -1);
+	ck_assert_int_eq(ord_head_words_check(&back), ORD_ETAMPERED);
+	/* left out, as an orderly before wrote it: none, and the check at the
+	 * submit says whose sheet only from the player's commitment */
+	ord_buf_reset(&t);
+	ord_buf_add(&t, b.buf, (size_t)(w - b.buf));
+	ord_buf_adds(&t, strchr(w, '\n') + 1);
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words_signed, 0);
+	ck_assert_int_eq(back.words, 1);
+	ck_assert_int_eq(ord_head_words_check(&back), ORD_ETAMPERED);
+	ck_assert_int_eq(ord_receipt_check(&back, "r", k.pk, NULL, NULL, NULL, 0, &out), ORD_ETAMPERED);
+	ck_assert_ptr_nonnull(strstr(out.buf, "its words are not signed"));
+	ord_buf_reset(&out);
+	ck_assert_int_eq(ord_receipt_check(&back, "r", k.pk, h.commitment, NULL, NULL, 0, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out.buf, "but the commitment it signs is yours"));
+	ord_buf_reset(&out);
+	/* the words taken out, their signature kept: whose sheet is not said */
+	ord_buf_reset(&t);
+	w = strstr(b.buf, "# turn ");
+	ord_buf_add(&t, b.buf, (size_t)(w - b.buf));
+	ord_buf_adds(&t, strchr(w, '\n') + 1);
+	ck_assert_int_eq(ord_head_parse(&back, t.buf, t.len, "h"), 0);
+	ck_assert_int_eq(back.words, 0);
+	ck_assert_int_eq(back.words_signed, 1);
+	ck_assert_int_eq(ord_receipt_check(&back, "r", k.pk, NULL, NULL, NULL, 0, &out), ORD_ETAMPERED);
+	ck_assert_ptr_nonnull(strstr(out.buf, "FAILED: receipt r: it does not say whose sheet it is"));
+	ord_buf_release(&b);
+	ord_buf_release(&t);
+	ord_buf_release(&out);
+}
+END_TEST
+
 /* ---- player signatures at submit ---- */
 
 static void sign_as(struct ord_signed_sheet *ss, const unsigned char gid[16], int turn,
@@ -3131,6 +3245,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(k, close_heads_state_their_phase);
 	tcase_add_test(k, sealed_heads_state_a_commitment);
 	tcase_add_test(k, receipt_words_read_back);
+	tcase_add_test(k, receipt_words_signed);
 	tcase_add_test(k, seal_bodies_read_back);
 	suite_add_tcase(s, k);
 	return s;
