@@ -1601,6 +1601,85 @@ static int states_left(struct vr *x, struct ord_ctx *ctx, size_t p, const struct
 	return 1;
 }
 
+/*
+ * The phases of the turn where every side revealed its link (attack 48's
+ * leftover): the side whose link came last could, in league with the
+ * referee, who saw the others' links first, reveal or hold back once it
+ * knew both keys the phase could have (with its link, or with the
+ * referee's stand-in); had it held back, the phase would read "revealed
+ * no witness link in time", and no record shows the choice it made
+ * otherwise.  Said once a turn, not once a phase: every phase with two
+ * sides has a last revealer, and the lever takes seconds on a copy of the
+ * game, so no delay shows it or rules it out (and the log's times are the
+ * referee's clock); what a player can weigh is which side was last, in
+ * which phases, how long after the link before it.  The phases resolved
+ * only.
+ */
+static void last_revealers(struct vr *x)
+{
+	const struct ord_record *r = x->r;
+	const char *host = x->have_cfg && x->cfg.refereeless ? "host" : "referee";
+	struct ord_buf said = ORD_BUF_INIT, phases = ORD_BUF_INIT;
+	size_t p, j, k, nfull = 0;
+
+	if (x->sc.nsides < 2)
+		return;
+	/* side by side, in the scenario's order, the phases it was last in */
+	for (j = 0; j < x->sc.nsides; j++) {
+		const char *side = x->sc.sides[j].id;
+		size_t n = 0;
+
+		for (p = 0; p < x->nresolved; p++) {
+			const struct ord_rec_link *last = NULL, *before = NULL;
+			const struct ord_rec_entry *el, *eb;
+			size_t nlinks = 0;
+
+			for (k = 0; k < r->links.n; k++) {
+				const struct ord_rec_link *l = &r->links.v[k];
+				if (l->index != (int)p + 1)
+					continue;
+				nlinks++;
+				if (!last || l->log > last->log) {
+					before = last;
+					last = l;
+				} else if (!before || l->log > before->log) {
+					before = l;
+				}
+			}
+			if (nlinks != x->sc.nsides || !last || !before)
+				continue;
+			if (!j)
+				nfull++;
+			if (strcmp(last->side, side))
+				continue;
+			el = ord_record_entry(r, last->log);
+			eb = ord_record_entry(r, before->log);
+			if (!n++)
+				ord_buf_addf(&said, "%s%s in phase ", said.len ? "; " : "", side);
+			else
+				ord_buf_adds(&said, ", ");
+			ord_buf_addf(&said, "%zu (%lld s after %s's link)", p + 1,
+				     el && eb ? (long long)(el->at - eb->at) : 0LL, before->side);
+		}
+	}
+	/* "1, 4 and 5" */
+	for (p = 0, k = 0; nfull && p < x->nresolved; p++) {
+		size_t nlinks = 0, q;
+		for (q = 0; q < r->links.n; q++)
+			nlinks += r->links.v[q].index == (int)p + 1;
+		if (nlinks != x->sc.nsides)
+			continue;
+		k++;
+		ord_buf_addf(&phases, "%s%zu", k == 1 ? "" : k == nfull ? " and " : ", ", p + 1);
+	}
+	if (nfull)
+		ord_vout_note(x->v,
+			      "turn %d: every side revealed its witness link in phase%s %s; the last to reveal, by the log's order and times (which the %s keeps): %s.  The last to reveal, in league with the %s, who sees the others' links first, could reveal or hold back once it knew both keys the phase could have (with its link, or with the %s's stand-in): had it held back, the phase would read \"revealed no witness link in time\"; no record shows the choice otherwise.  A side last phase after phase is the one to weigh",
+			      r->turn, nfull == 1 ? "" : "s", phases.buf, host, said.buf, host, host);
+	ord_buf_release(&said);
+	ord_buf_release(&phases);
+}
+
 void ord_vr_replay(struct vr *x)
 {
 	const struct ord_record *r = x->r;
@@ -1708,6 +1787,8 @@ void ord_vr_replay(struct vr *x)
 					      : "");
 	if (x->f)
 		x->f->overrides = overrides;
+	if (x->have_cfg && x->cfg.witnessed)
+		last_revealers(x);
 	/* where the execution differs from the orders, once the turn is over */
 	if (x->exchange && x->rs->check_execution && p == x->nresolved) {
 		struct ord_diag d;

@@ -217,11 +217,12 @@ expect_in "$OUT" "the referee's witness chain stood in for red"
 expect_exit 0 ord witness w.game --close
 expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --empty --stand-in
 expect_in "$OUT" "the referee's witness chain stood in for blue, red"
-# phases 4 and 5: both reveal
-for _ in 4 5; do
+# phases 4 and 5: both reveal, red last in phase 4, blue last in phase 5
+for first in blue red; do
+	second=$([[ $first == blue ]] && echo red || echo blue)
 	expect_exit 0 ord witness w.game --close
-	expect_exit 0 ord witness w.game --side blue --key blue.key
-	expect_exit 0 ord witness w.game --side red --key red.key
+	expect_exit 0 ord witness w.game --side $first --key $first.key
+	expect_exit 0 ord witness w.game --side $second --key $second.key
 	expect_exit 0 ord resolve w.game --phase "$(phase_of w.game)" --empty
 done
 expect_exit 0 ord exchange w.game --head exchange.head
@@ -256,6 +257,14 @@ expect_in "$OUT" "$TRUST2"
 expect_in "$OUT" "$CHOICE2"
 ! grep -E '^ *note: phase [1345] \([a-z-]*\): (only |to )' <<<"$OUT" ||
 	fail "a phase that was not phase 2 is said to rest on some sides' links"
+# phases 1, 4 and 5 (every side revealed): the side that revealed last
+# could, with the referee, have held back once it knew the others' links;
+# said once for the turn (which side, in which phase, how long after the
+# link before it), not once a phase
+LAST_RE="note: turn 1: every side revealed its witness link in phases 1, 4 and 5; the last to reveal, by the log's order and times \(which the referee keeps\): blue in phase 5 \([0-9]+ s after red's link\); red in phase 1 \([0-9]+ s after blue's link\), 4 \([0-9]+ s after blue's link\)\.  The last to reveal, in league with the referee, who sees the others' links first, could reveal or hold back once it knew both keys the phase could have"
+grep -Eq "$LAST_RE" <<<"$OUT" || fail "the audit does not name the last side to reveal: $OUT"
+[[ $(grep -c "every side revealed its witness link" <<<"$OUT") == 1 ]] ||
+	fail "the last side to reveal is said more than once a turn"
 # an earlier orderly's close head still holds in an audit
 expect_exit 0 ord audit w.game --head old-close.head
 expect_in "$OUT" "clean"
@@ -280,7 +289,9 @@ expect_exit 0 ord verify w.xml --pubkey "$KEY" --receipt "$BLUE" --head seal.hea
 expect_in "$OUT" "ok: replay: 5 phases replayed"
 expect_in "$OUT" "the head you kept of turn 1's close"
 expect_in "$OUT" "verified: every check holds"
-# red's verify says what phase 2's dice rest on (attack 48)
+# red's verify says what phase 2's dice rest on (attack 48), and which
+# side revealed last where both did
+grep -Eq "$LAST_RE" <<<"$OUT" || fail "verify does not name the last side to reveal: $OUT"
 expect_in "$OUT" "$ONLY2"
 expect_in "$OUT" "$TRUST2"
 expect_in "$OUT" "$CHOICE2"
