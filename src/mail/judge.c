@@ -865,9 +865,11 @@ static int hook(void *ud, ord_game *g, const struct ord_change *c)
 					     "if you signed the sheet, check that it is the one 'orderly sign'\n"
 					     "gave you). After the exchange, 'orderly verify' with --receipt %s\n"
 					     "proves that this very sheet was the one sealed (the commitment\n"
-					     "alone is only your word).\n"
+					     "alone is only your word). Check it now: 'orderly verify --receipt\n"
+					     "%s --pubkey KEY' says whose sheet and which version\n"
+					     "the game signed it for.\n"
 					     "A new mail with ORDERS replaces this version until the deadline.\n",
-					     j->att_name.buf, j->att_name.buf);
+					     j->att_name.buf, j->att_name.buf, j->att_name.buf);
 			} else if (err == ORD_EUSAGE) {
 				/* the game's key is kept outside its file */
 				ord_error_clear();

@@ -103,7 +103,9 @@ static void receipt_head(struct ord_buf *b, ord_game *g, struct player *p)
 	head_download(b, "receipt-head", &name, &text);
 	ord_buf_adds(b, ". Keep this file: it is the game's signature of the entry that stores "
 			"your sheet, and <code>orderly verify BUNDLE --receipt FILE</code> checks it. "
-			"The commitment alone is only your word.</p>\n"
+			"The commitment alone is only your word. Check it now: "
+			"<code>orderly verify --receipt FILE --pubkey KEY</code> says whose sheet "
+			"and which version the game signed it for.</p>\n"
 			"<details><summary>The receipt file</summary><pre class=\"receipt-head\">");
 	web_esc(b, text.buf);
 	ord_buf_adds(b, "</pre></details>\n");

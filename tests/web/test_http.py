@@ -14,6 +14,7 @@ Each refusal is checked to have changed nothing.
 Environment: ORDERLY, SRC (CTest sets them).
 """
 import calendar
+import html
 import http.client
 import os
 import re
@@ -816,6 +817,23 @@ def run_checks(base, qb, ks, games):
        "# turn 1, side french, version 1, commitment %s\n" % (m.group(1) if m else "") in rh.group(1) and
        'download="qb-receipt-1-french-1.head"' in body,
        "the receipt the game signs is offered beside the receipt: %s" % (rh.group(1) if rh else body[:300]))
+    # its words signed too (attack 47): the file offered is the one the
+    # player checks at once, with no bundle, against the game's key
+    dl = re.search(r'<a class="receipt-head" download="qb-receipt-1-french-1.head" href="data:text/plain;charset=utf-8,([^"]*)"', body)
+    rtext = urllib.parse.unquote(dl.group(1)) if dl else ""
+    ok(re.search(r"^# words-signature: [0-9a-f]{128}$", rtext, re.M) and
+       rh and rtext == html.unescape(rh.group(1)),
+       "the receipt offered carries the signature of its words: %r" % rtext[:400])
+    gkey = re.search(r"^key: +([0-9a-f]{64})", info(qb), re.M)
+    rfile = os.path.join(os.path.dirname(qb), "qb-receipt-1-french-1.head")
+    with open(rfile, "w") as f:
+        f.write(rtext)
+    p = W.run("verify", "--receipt", rfile, "--pubkey", gkey.group(1) if gkey else "", check=False)
+    ok(p.returncode == 0 and
+       "this receipt is for turn 1, side french, version 1 of the sheet with commitment %s" %
+       (m.group(1) if m else "") in p.stdout,
+       "the receipt downloaded says whose sheet it is at the submit: %d %s %s" % (p.returncode, p.stdout, p.stderr))
+    os.unlink(rfile)
     ok("french       submitted (version 1)" in info(qb), "the sheet is stored")
     asheet = W.demo_sheet(1, "allied") + "# %s behind the ridge\n" % CANARY
     st, _, body = al.post("/g/qb/side/allied", {"turn": "1", "action": "submit", "sheet": asheet})
