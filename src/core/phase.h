@@ -17,8 +17,12 @@
  * that changes what a phase resolves to, as a module's rules_revision does
  * for its rules.  Each "resolve" entry logs both (core_revision,
  * rules_revision). */
-/* 2026-12-02.2: an eighth in a result's words printed exactly (1.125) */
-#define ORD_CORE_REVISION "2026-12-02.2"
+/* 2026-12-02.2: an eighth in a result's words printed exactly (1.125);
+ * 2026-12-07.1: in a game made since 2026-12-07 a unit's name no unit has
+ * as written is found as the notation reads its words (ord_ctx_set_made:
+ * a Krigsspil ranging at "SOENDRE JAEGERKORPS" with no map, an object's
+ * name to an orderly of that day before it, is the unit) */
+#define ORD_CORE_REVISION "2026-12-07.1"
 
 /* The dice of a phase. */
 struct ord_phase_dice {

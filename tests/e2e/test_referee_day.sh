@@ -332,4 +332,35 @@ expect_eq "$RC" 64 "an event's unit typed in ASCII forms, in a game made before"
 expect_line "$ERR" "^orderly: unit: unknown unit 'Soendre Jaegerkorps': did you mean 'D4' \\(Søndre Jægerkorps\\)\\? \\(in a name ø is not read from oe, nor æ from ae, as in the notation's words, in a game made before 2026-12-07: write them, or its id 'D4'\\)$"
 expect_eq "$(sha old.game)" "$before" "the game file after a refused event"
 
+# (hrev10) a game made on 2026-12-07 (made=) by an orderly of that day
+# before names were read so: with no map, its sheet's ranging at
+# "SOENDRE JAEGERKORPS" was aimed at an object of that name, which this
+# orderly reads as D4.  Played here with made= hidden (the same length,
+# so the entries keep their form), then said again; the audit shows the
+# difference, and the revision of the core that changed (not only the
+# Krigsspil rules: the entries name this orderly's) says why, where it
+# said nothing of the kind when the core's revision did not change
+expect_exit 0 ord new early.game --scenario ascii.xml
+sql early.game "UPDATE log SET body = replace(body, 'made=2026-12-07', 'madx=2026-12-07') WHERE kind IN ('create', 'open')"
+"$FORGE" rechain early.game || fail "ord_forge rechain early.game"
+expect_exit 0 ord submit early.game --side danske "$KS/demo/turn1-danske.txt"
+printf 'L9: IS @"SOENDRE JAEGERKORPS"\n' >early-allied.txt
+expect_exit 0 ord submit early.game --side allierede early-allied.txt
+expect_exit 0 ord seal early.game
+resolve_rest early.game
+run ord report early.game --referee --turn 1
+expect_in "$OUT" "L9: indskudt på SOENDRE JAEGERKORPS"
+CORE=$(ord version | sed -n 's/^core revision //p')
+[[ -n "$CORE" ]] || fail "orderly version names no core revision"
+sql early.game "UPDATE log SET body = replace(replace(body, 'madx=2026-12-07', 'made=2026-12-07'),
+	'core_revision=$CORE', 'core_revision=2026-12-02.2')" >/dev/null
+[[ "$(sql early.game "SELECT count(*) FROM log WHERE body LIKE '%madx=%'")" == 0 ]] ||
+	fail "the log of 'early.game' still hides made= (fix the test)"
+"$FORGE" rechain early.game || fail "ord_forge rechain early.game"
+run ord audit early.game --turn 1
+expect_eq "$RC" 1 "the audit of a game made on 2026-12-07 before names were read so"
+expect_in "$OUT" "the result for L9 is recorded as \"indskudt på SOENDRE JAEGERKORPS\", but the rules give \"indskudt på D4\""
+expect_in "$OUT" "phase 4 (skydninger) was resolved by krigsspil rules of $(ord version | sed -n 's/^krigsspil rules revision //p') (core 2026-12-02.2); this orderly replays it with krigsspil rules of"
+expect_in "$OUT" "(core $CORE): a rule corrected between the two shows as a difference, which is no cheat by itself"
+
 note "ok"
