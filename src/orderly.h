@@ -934,7 +934,7 @@ struct ord_head {
 	 * an orderly before it still reads and checks the head as before (a
 	 * comment line it does not know is a note there).  Made by the game
 	 * with said (words 1) when it signs a receipt or sealed head */
-	int words_signed;        /* 1 read or made; 0 none (an orderly before 2026-12-07);
+	int words_signed; /* 1 read or made; 0 none (an orderly before core revision 2026-12-07.1);
 				   * -1 a line that starts so but does not read, or a second one */
 	unsigned words_sig_line; /* its line, when read */
 	unsigned char words_signature[64];
@@ -1158,7 +1158,7 @@ struct ord_verify_opts {
  * "this receipt is for turn T, side S, version V of the sheet with
  * commitment C" when it holds.  Returns 0 when it does; ORD_ETAMPERED when
  * a check fails, or when its words are not signed (a receipt of an
- * orderly before 2026-12-07: it shows then only the turn and commitment,
+ * orderly before core revision 2026-12-07.1: it shows then only the turn and commitment,
  * and holds only when commitment is given and is the one it states).
  */
 int ord_receipt_check(const struct ord_head *h, const char *name, const unsigned char pubkey[32],

@@ -90,13 +90,13 @@ int ord_receipt_check(const struct ord_head *h, const char *name, const unsigned
 		ord_vout_note(&v, "receipt %s:%u: '%s' is no line this orderly writes in a receipt, and nothing signs it",
 			      name, h->odd_line, h->odd);
 	if (h->words_signed == 0) {
-		/* an orderly before 2026-12-07, or the line taken out: what
+		/* an orderly before core revision 2026-12-07.1, or the line taken out: what
 		 * is signed is the turn and the commitment alone */
 		if (commitment && !memcmp(commitment, h->commitment, 32))
-			ord_vout_note(&v, "receipt %s: its words are not signed (no line '# words-signature: ...': an orderly before 2026-12-07 wrote it, or the line was taken out), but the commitment it signs is yours: the game stored your sheet in turn %d (entry %lld), whatever version its words say",
+			ord_vout_note(&v, "receipt %s: its words are not signed (no line '# words-signature: ...': an orderly before core revision 2026-12-07.1 wrote it (orderly version says its own), or the line was taken out), but the commitment it signs is yours: the game stored your sheet in turn %d (entry %lld), whatever version its words say",
 				      name, h->turn, (long long)h->seq);
 		else
-			ord_vout_fail(&v, "receipt %s: its words are not signed (no line '# words-signature: ...': an orderly before 2026-12-07 wrote it, or the line was taken out): the game signed only turn %d and commitment %.16s... (entry %lld), so nothing here says whose sheet or which version it is; give --commitment HEX ('orderly sign' printed it), or hold it to the bundle after the exchange",
+			ord_vout_fail(&v, "receipt %s: its words are not signed (no line '# words-signature: ...': an orderly before core revision 2026-12-07.1 wrote it (orderly version says its own), or the line was taken out): the game signed only turn %d and commitment %.16s... (entry %lld), so nothing here says whose sheet or which version it is; give --commitment HEX ('orderly sign' printed it), or hold it to the bundle after the exchange",
 				      name, h->turn, hex, (long long)h->seq);
 	} else if (h->words == 0) {
 		ord_vout_fail(&v, "receipt %s: it does not say whose sheet it is (no line '# turn T, side S, version V, commitment C', which the game signed)",

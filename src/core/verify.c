@@ -2022,10 +2022,10 @@ static void check_words(struct vr *x, const struct ord_head *h, const char *name
 				      ? "does not read as orderly writes it (128 hex digits, once)"
 				      : "does not hold");
 	} else if (sig == 0) {
-		/* an honest receipt of an orderly before 2026-12-07: its words
+		/* an honest receipt of an orderly before core revision 2026-12-07.1: its words
 		 * are held here to the entry, but could not be at the submit */
 		ord_vout_note(x->v,
-			      "receipt %s: its words are not signed (no line '# words-signature: ...': a receipt written by an orderly before 2026-12-07, or the line taken out): they are what the game signed here, but 'orderly verify --receipt FILE --pubkey KEY' could not say so when it came",
+			      "receipt %s: its words are not signed (no line '# words-signature: ...': a receipt written by an orderly before core revision 2026-12-07.1 (orderly version says its own), or the line taken out): they are what the game signed here, but 'orderly verify --receipt FILE --pubkey KEY' could not say so when it came",
 			      name);
 	}
 	if (h->odd_line) {

@@ -1638,7 +1638,7 @@ unsigned_words $g.blue-1.receipt >$g.blue-1-old.receipt
 	fail "47: the receipt's words are not signed in four lines"
 at_submit $g.blue-2-old.receipt
 [[ $RC == 1 ]] || fail "47: the relabelled receipt without its words' signature was not refused at the submit (exit $RC)"
-expect_in "$OUT" "FAILED: receipt $g.blue-2-old.receipt: its words are not signed (no line '# words-signature: ...': an orderly before 2026-12-07 wrote it, or the line was taken out): the game signed only turn 1 and commitment ${C1:0:16}... (entry "
+expect_in "$OUT" "FAILED: receipt $g.blue-2-old.receipt: its words are not signed (no line '# words-signature: ...': an orderly before core revision 2026-12-07.1 wrote it (orderly version says its own), or the line was taken out): the game signed only turn 1 and commitment ${C1:0:16}... (entry "
 at_submit $g.red-as-blue.receipt
 [[ $RC == 1 ]] || fail "47: red's receipt in blue's words was not refused at the submit (exit $RC)"
 expect_in "$OUT" "are not what the game signed"
