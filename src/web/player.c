@@ -103,9 +103,7 @@ static void receipt_head(struct ord_buf *b, ord_game *g, struct player *p)
 	head_download(b, "receipt-head", &name, &text);
 	ord_buf_adds(b, ". Keep this file: it is the game's signature of the entry that stores "
 			"your sheet, and <code>orderly verify BUNDLE --receipt FILE</code> checks it. "
-			"The commitment alone is only your word. Check it now: "
-			"<code>orderly verify --receipt FILE --pubkey KEY</code> says whose sheet "
-			"and which version the game signed it for.</p>\n"
+			"The commitment alone is only your word.</p>\n"
 			"<details><summary>The receipt file</summary><pre class=\"receipt-head\">");
 	web_esc(b, text.buf);
 	ord_buf_adds(b, "</pre></details>\n");
@@ -255,7 +253,9 @@ static void receipt_box(struct ord_buf *b, ord_game *g, struct player *p, const 
 		ord_buf_adds(b, "<section class=\"card receipt\" id=\"receipt\" "
 				"aria-live=\"polite\"><h2>Receipt</h2>\n<p>Your sheet is stored. "
 				"Keep this receipt: download the file the game signed (below), and "
-				"note the commitment and the game's key. After the exchange, "
+				"note the commitment and the game's key. Check the file now: "
+				"<code>orderly verify --receipt FILE --pubkey KEY</code> says which "
+				"side's sheet, and which version, the game signed it for. After the exchange, "
 				"<code>orderly verify</code> proves with the file that this very "
 				"sheet was the one sealed and played, unless you submit another "
 				"version before the seal (its receipt is then the one to keep); the "
