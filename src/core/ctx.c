@@ -1239,18 +1239,18 @@ static int keyed_cmp(const void *a, const void *b)
 
 static int all_keep(void *arg, const char *id, const char *name, const char *side);
 
-static struct ord_ctx_keyed *keyed_names(struct ord_ctx *ctx)
+/*
+ * fn(arg, id, name, side) for every unit of the game, in unit order: a
+ * partial context's from lazy_all, read once into ctx->all_units (the
+ * paths that need them alone pay for it), else the context's own.  1 when
+ * they were the whole game's list, 0 the context's own units.
+ */
+static int each_game_unit(struct ord_ctx *ctx,
+			  int (*fn)(void *arg, const char *id, const char *name, const char *side),
+			  void *arg)
 {
-	struct ord_ctx_keyed *k = ctx->keyed;
-	struct ord_buf tmp = ORD_BUF_INIT;
 	size_t i;
 
-	if (k && (k->all || k->nunits == ctx->nunits))
-		return k;
-	keyed_free(k);
-	k = ctx->keyed = ord_xcalloc(1, sizeof(*k));
-	ord_arena_init(&k->strings);
-	/* every unit of the game, read once (as the hint reads them) */
 	if (ctx->lazy_all && !ctx->all_loaded) {
 		ctx->all_loaded = ctx->lazy_all(ctx->lazy_ud, all_keep, &ctx->all_units) ? -1 : 1;
 		ord_error_clear();
@@ -1259,19 +1259,53 @@ static struct ord_ctx_keyed *keyed_names(struct ord_ctx *ctx)
 		const char *p = ctx->all_units.buf, *end = p + ctx->all_units.len;
 		while (p < end) {
 			const char *id = p, *name = id + strlen(id) + 1;
-			p = name + strlen(name) + 1;
-			p += strlen(p) + 1;
-			keyed_add(ctx, k, id, name, &tmp);
+			const char *side = name + strlen(name) + 1;
+			p = side + strlen(side) + 1;
+			fn(arg, id, name, side);
 		}
-		k->all = 1;
-	} else {
-		for (i = 0; i < ctx->nunits; i++)
-			keyed_add(ctx, k, ctx->units[i].id, ctx->units[i].name, &tmp);
-		k->nunits = ctx->nunits;
+		return 1;
 	}
+	for (i = 0; i < ctx->nunits; i++)
+		fn(arg, ctx->units[i].id, ctx->units[i].name, ctx->units[i].side);
+	return 0;
+}
+
+struct keyed_walk {
+	struct ord_ctx *ctx;
+	struct ord_ctx_keyed *k;
+	struct ord_buf tmp;
+};
+
+static int keyed_walk_add(void *arg, const char *id, const char *name, const char *side)
+{
+	struct keyed_walk *w = arg;
+
+	(void)side;
+	keyed_add(w->ctx, w->k, id, name, &w->tmp);
+	return 0;
+}
+
+static struct ord_ctx_keyed *keyed_names(struct ord_ctx *ctx)
+{
+	struct ord_ctx_keyed *k = ctx->keyed;
+	struct keyed_walk w;
+
+	if (k && (k->all || k->nunits == ctx->nunits))
+		return k;
+	keyed_free(k);
+	k = ctx->keyed = ord_xcalloc(1, sizeof(*k));
+	ord_arena_init(&k->strings);
+	/* every unit of the game, read once (as the hint reads them) */
+	w.ctx = ctx;
+	w.k = k;
+	ord_buf_init(&w.tmp);
+	if (each_game_unit(ctx, keyed_walk_add, &w))
+		k->all = 1;
+	else
+		k->nunits = ctx->nunits;
 	if (k->n)
 		qsort(k->v, k->n, sizeof(*k->v), keyed_cmp);
-	ord_buf_release(&tmp);
+	ord_buf_release(&w.tmp);
 	return k;
 }
 
@@ -1704,7 +1738,7 @@ static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side
 	const unsigned char *at, *before = NULL;
 	struct name_chars it;
 	uint32_t cp, mark = 0;
-	size_t i, len;
+	size_t len;
 
 	ord_ctx_compose_name(&w, written);
 	if (keyed_many(ctx, w.buf, out)) {
@@ -1748,22 +1782,7 @@ static void unit_hint(struct ord_ctx *ctx, const char *written, const char *side
 	ord_buf_init(&h.sides);
 	/* a partial context seeks among every unit of the game, in unit order
 	 * as a whole one does, read once: the error's path alone pays for it */
-	if (ctx->lazy_all && !ctx->all_loaded) {
-		ctx->all_loaded = ctx->lazy_all(ctx->lazy_ud, all_keep, &ctx->all_units) ? -1 : 1;
-		ord_error_clear();
-	}
-	if (ctx->lazy_all && ctx->all_loaded > 0) {
-		const char *p = ctx->all_units.buf, *end = p + ctx->all_units.len;
-		while (p < end) {
-			const char *id = p, *name = id + strlen(id) + 1;
-			const char *uside = name + strlen(name) + 1;
-			p = uside + strlen(uside) + 1;
-			hint_consider(&h, id, name, uside);
-		}
-	} else {
-		for (i = 0; i < ctx->nunits; i++)
-			hint_consider(&h, ctx->units[i].id, ctx->units[i].name, ctx->units[i].side);
-	}
+	each_game_unit(ctx, hint_consider, &h);
 	if (mark) {
 		ord_buf_addf(out, ": the accent U+%04X after '", (unsigned)mark);
 		if (before) {
