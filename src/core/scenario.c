@@ -686,12 +686,11 @@ out:
 	return err;
 }
 
-/* u's attributes but its id, name and side, set one by one, then in one
- * block shared by the units of one kind if their text reads back as them
- * (a value with a newline, of a character reference, does not). */
-static void read_unit_attrs(struct ord_scenario *sc, struct ord_scenario_unit *u, xmlNodePtr n)
+/* Calls fn with each of n's attributes but the unit's id, name and side,
+ * and its value as plain text (no entities ever reach here: xmlsafe). */
+static void each_unit_attr(xmlNodePtr n, void (*fn)(const char *key, const char *v, void *arg),
+			   void *arg)
 {
-	struct ord_buf b = ORD_BUF_INIT;
 	xmlAttrPtr a;
 
 	for (a = n->properties; a; a = a->next) {
@@ -701,20 +700,37 @@ static void read_unit_attrs(struct ord_scenario *sc, struct ord_scenario_unit *u
 		if (!strcmp(key, "id") || !strcmp(key, "name") || !strcmp(key, "side"))
 			continue;
 		v = xmlNodeListGetString(n->doc, a->children, 1);
-		ord_kv_set(&u->attrs, key, v ? (const char *)v : "");
+		fn(key, v ? (const char *)v : "", arg);
 		xmlFree(v);
 	}
-	ord_kv_serialize(&u->attrs, &b);
-	ord_kv_pool_repack(&sc->pool, &u->attrs, &b);
-	ord_buf_release(&b);
+}
+
+static void set_attr(const char *key, const char *v, void *arg)
+{
+	ord_kv_set(arg, key, v);
+}
+
+struct attr_text {
+	struct ord_buf buf;
+	int lines_apart; /* a value holds a newline */
+};
+
+static void add_attr_text(const char *key, const char *v, void *arg)
+{
+	struct attr_text *t = arg;
+
+	if (strchr(v, '\n'))
+		t->lines_apart = 1;
+	ord_buf_adds(&t->buf, key);
+	ord_buf_addch(&t->buf, '=');
+	ord_buf_adds(&t->buf, v);
+	ord_buf_addch(&t->buf, '\n');
 }
 
 static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 {
 	struct ord_scenario_unit *u;
-	struct ord_buf text = ORD_BUF_INIT;
-	int lines_apart = 0; /* a value holds a newline */
-	xmlAttrPtr a;
+	struct attr_text text = { ORD_BUF_INIT, 0 };
 	int err;
 
 	if ((err = check_attr_names(n, NULL, NULL, name)) != 0 || (err = check_empty(n, name)) != 0)
@@ -733,27 +749,18 @@ static int read_unit(struct ord_scenario *sc, xmlNodePtr n, const char *name)
 	 * each attribute of 100,000 units was a tenth of an audit's memory),
 	 * and the text the units of a kind write alike found again without
 	 * a parse (ord_kv_pool_parse) */
-	for (a = n->properties; a; a = a->next) {
-		xmlChar *v;
-		const char *key = (const char *)a->name;
-
-		if (!strcmp(key, "id") || !strcmp(key, "name") || !strcmp(key, "side"))
-			continue;
-		/* no entities ever reach here (xmlsafe), so this is the plain text */
-		v = xmlNodeListGetString(n->doc, a->children, 1);
-		if (v && strchr((const char *)v, '\n'))
-			lines_apart = 1;
-		ord_buf_adds(&text, key);
-		ord_buf_addch(&text, '=');
-		ord_buf_adds(&text, v ? (const char *)v : "");
-		ord_buf_addch(&text, '\n');
-		xmlFree(v);
+	each_unit_attr(n, add_attr_text, &text);
+	if (!text.lines_apart) {
+		err = ord_kv_pool_parse(&sc->pool, &u->attrs, text.buf.buf);
+	} else {
+		/* a value with a newline reads otherwise as text: set one by
+		 * one, then in one block shared as above */
+		ord_buf_reset(&text.buf);
+		each_unit_attr(n, set_attr, &u->attrs);
+		ord_kv_serialize(&u->attrs, &text.buf);
+		ord_kv_pool_repack(&sc->pool, &u->attrs, &text.buf);
 	}
-	if (!lines_apart)
-		err = ord_kv_pool_parse(&sc->pool, &u->attrs, text.buf);
-	else
-		read_unit_attrs(sc, u, n); /* a value with a newline reads otherwise as text */
-	ord_buf_release(&text);
+	ord_buf_release(&text.buf);
 	return err;
 }
 
