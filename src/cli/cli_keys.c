@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli_keys.h"
+#include "core/common.h"
 
 static void add_values(const char *v, const char ***vals, size_t *n)
 {
@@ -387,7 +388,7 @@ static void sweep_stale(const char *target)
 static int stage(const char *path, const char *bytes, size_t len, char **tmp, char **target)
 {
 	struct ord_buf t = ORD_BUF_INIT;
-	size_t done = 0;
+	int written;
 	int fd;
 
 	*tmp = NULL;
@@ -403,17 +404,10 @@ static int stage(const char *path, const char *bytes, size_t len, char **tmp, ch
 		*target = NULL;
 		return CLI_CANTCREAT;
 	}
-	while (done < len) {
-		ssize_t w = write(fd, bytes + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		done += (size_t)w;
-	}
-	if (done < len || fsync(fd) < 0 || close(fd) < 0) {
+	written = ord_fd_write(fd, bytes, len, ORD_FD_APPEND) == 0;
+	if (!written || fsync(fd) < 0 || close(fd) < 0) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));
-		if (done < len)
+		if (!written)
 			close(fd);
 		unlink(t.buf);
 		ord_buf_release(&t);

@@ -479,24 +479,6 @@ static int record_find(struct record *r, const struct ord_head *h, const char *s
 	return 0;
 }
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, s, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (!w)
-				errno = EIO;
-			return -1;
-		}
-		s += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Append h's line (and the record's first lines, to a new record), with
  * the side and the link given against it, synced to the disk, the
  * directory too when the file is new. */
@@ -534,7 +516,7 @@ static int record_append(struct record *r, const struct ord_head *h, const char 
 	ord_buf_adds(&line, "\n");
 	free(b64);
 	ord_buf_release(&head);
-	if (write_all(r->fd, line.buf, line.len) || fsync(r->fd))
+	if (ord_fd_write(r->fd, line.buf, line.len, ORD_FD_APPEND) || fsync(r->fd))
 		rc = record_io_error(r, "write");
 	ord_buf_release(&line);
 	if (rc || !r->created)

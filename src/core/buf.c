@@ -645,3 +645,44 @@ int ord_fd_pieces(int fd, size_t len, const char *what,
 	free(buf);
 	return err;
 }
+
+int ord_fd_write(int fd, const void *buf, size_t len, size_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = off == ORD_FD_APPEND ? write(fd, p, len) : pwrite(fd, p, len, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+		if (off != ORD_FD_APPEND)
+			off += (size_t)w;
+	}
+	return 0;
+}
+
+int ord_fd_pread(int fd, void *buf, size_t len, size_t off, size_t *got)
+{
+	char *p = buf;
+
+	*got = 0;
+	while (*got < len) {
+		ssize_t n = pread(fd, p + *got, len - *got, (off_t)(off + *got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}

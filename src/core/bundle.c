@@ -1571,18 +1571,9 @@ static void reader_release(struct reader *rd)
  * it again", not ORD_ERROR. */
 static int pread_all(int fd, char *buf, size_t len, size_t off, const char *name, size_t *got)
 {
-	*got = 0;
-	while (*got < len) {
-		ssize_t n = pread(fd, buf + *got, len - *got, (off_t)(off + *got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return ord_error_set(ORD_ENOFILE, "%s: cannot read it again: %s", name,
-					     strerror(errno));
-		if (n == 0)
-			break;
-		*got += (size_t)n;
-	}
+	if (ord_fd_pread(fd, buf, len, off, got) < 0)
+		return ord_error_set(ORD_ENOFILE, "%s: cannot read it again: %s", name,
+				     strerror(errno));
 	return 0;
 }
 

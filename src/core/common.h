@@ -157,6 +157,15 @@ char *ord_arena_alloc(struct ord_arena *a, size_t n);
  * the reading and is returned. */
 int ord_fd_pieces(int fd, size_t len, const char *what,
 		  int (*fn)(void *ud, const char *piece, size_t n, size_t off), void *ud);
+/* The len bytes at buf written to fd whole (at offset off when off is
+ * not ORD_FD_APPEND, else where the file stands), a write interrupted
+ * tried again: 0, or -1 with errno (ENOSPC for a write that took none). */
+#define ORD_FD_APPEND ((size_t)-1)
+int ord_fd_write(int fd, const void *buf, size_t len, size_t off);
+/* Up to len bytes of fd from offset off into buf, a read interrupted
+ * tried again, *got how many (fewer at the file's end): 0, or -1 with
+ * errno. */
+int ord_fd_pread(int fd, void *buf, size_t len, size_t off, size_t *got);
 
 /*
  * What the last error is besides its code and its words, for the

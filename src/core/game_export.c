@@ -285,24 +285,6 @@ static int cannot_write(const char *name)
 	return ord_error_set(ORD_ECANTWRITE, "cannot write '%s': %s", name, strerror(errno));
 }
 
-static int pwrite_all(int fd, const char *b, size_t n, size_t off)
-{
-	while (n) {
-		ssize_t w = pwrite(fd, b, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		b += w;
-		n -= (size_t)w;
-		off += (size_t)w;
-	}
-	return 0;
-}
-
 /* The writer's bytes into the file; past the largest bundle written only
  * counted (the refusal says how large it would have been). */
 static int to_file(void *ud, const char *bytes, size_t n)
@@ -311,7 +293,7 @@ static int to_file(void *ud, const char *bytes, size_t n)
 
 	ord_store_test_pause("export");
 	if (f->len + n + SIG_TAIL <= export_max) {
-		if (pwrite_all(f->fd, bytes, n, f->len) < 0)
+		if (ord_fd_write(f->fd, bytes, n, f->len) < 0)
 			return cannot_write(f->name);
 		crypto_generichash_update(&f->hash, (const unsigned char *)bytes, n);
 	}
@@ -375,7 +357,7 @@ static int sign_file(struct file_out *f, const unsigned char sk[64])
 	ord_buf_adds(&tail, ORD_BUNDLE_SIG_OPEN);
 	ord_buf_add_hex(&tail, sig, 64);
 	ord_buf_adds(&tail, ORD_BUNDLE_SIG_CLOSE);
-	if (pwrite_all(f->fd, tail.buf, tail.len, f->len) < 0)
+	if (ord_fd_write(f->fd, tail.buf, tail.len, f->len) < 0)
 		err = cannot_write(f->name);
 	ord_buf_release(&tail);
 	return err;

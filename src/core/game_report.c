@@ -935,21 +935,9 @@ struct report_file {
 static int report_piece(void *ud, const char *bytes, size_t n)
 {
 	struct report_file *f = ud;
-	size_t done = 0;
-	ssize_t w;
 
-	while (done < n) {
-		w = write(f->fd, bytes + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return ord_error_set(ORD_ECANTWRITE, "cannot write '%s': %s", f->name,
-					     strerror(errno));
-		}
-		done += (size_t)w;
-	}
+	if (ord_fd_write(f->fd, bytes, n, ORD_FD_APPEND) < 0)
+		return ord_error_set(ORD_ECANTWRITE, "cannot write '%s': %s", f->name, strerror(errno));
 	f->len += n;
 	return 0;
 }

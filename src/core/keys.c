@@ -111,7 +111,6 @@ static int field_hex(unsigned char *out, size_t n, const struct field *f, const 
 
 static int write_new(const char *path, const char *text, mode_t mode)
 {
-	size_t len = strlen(text), done = 0;
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 
 	if (fd < 0) {
@@ -120,17 +119,11 @@ static int write_new(const char *path, const char *text, mode_t mode)
 					     "'%s' already exists; a key is never overwritten", path);
 		return ord_error_set(ORD_ECANTWRITE, "cannot create '%s': %s", path, strerror(errno));
 	}
-	while (done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int e = errno;
-			close(fd);
-			unlink(path);
-			return ord_error_set(ORD_ERROR, "cannot write '%s': %s", path, strerror(e));
-		}
-		done += (size_t)w;
+	if (ord_fd_write(fd, text, strlen(text), ORD_FD_APPEND) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(path);
+		return ord_error_set(ORD_ERROR, "cannot write '%s': %s", path, strerror(e));
 	}
 	if (fsync(fd) < 0 || close(fd) < 0) {
 		unlink(path);

@@ -27,6 +27,7 @@
 
 #include <gmime/gmime.h>
 
+#include "core/common.h"
 #include "mail/mail.h"
 
 void mail_out_release(struct mail_out *o)
@@ -117,20 +118,13 @@ static GMimeObject *text_part_file(const char *body, int fd, size_t len)
 
 	if (!g_utf8_validate(body, -1, NULL) || !file_utf8(fd, len)) {
 		struct ord_buf whole = ORD_BUF_INIT;
-		size_t off = 0;
-		ssize_t r;
+		size_t got = 0;
 
 		ord_buf_adds(&whole, body);
 		ord_buf_grow(&whole, len);
-		while (off < len) {
-			r = pread(fd, whole.buf + whole.len, len - off, (off_t)off);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break; /* what the file holds: the check of its length is the caller's */
-			off += (size_t)r;
-			whole.len += (size_t)r;
-		}
+		/* what the file holds: the check of its length is the caller's */
+		(void)ord_fd_pread(fd, whole.buf + whole.len, len, 0, &got);
+		whole.len += got;
 		whole.buf[whole.len] = '\0';
 		part = text_part(whole.buf);
 		ord_buf_release(&whole);

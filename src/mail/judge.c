@@ -207,6 +207,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/common.h"
 #include "core/lookalike.h"
 #include "mail/mail.h"
 
@@ -2663,8 +2664,7 @@ static int keep_unrouted(const char *dir, const struct mail_msg *m, const char *
 	struct ord_buf path = ORD_BUF_INIT, tmp = ORD_BUF_INIT;
 	unsigned char h[16];
 	char hex[33];
-	size_t off = 0;
-	int fd, err = -1;
+	int fd, ok, err = -1;
 
 	ord_buf_addf(&path, "%s/unrouted", dir ? dir : ".");
 	if (mkdir(path.buf, 0700) < 0 && errno != EEXIST)
@@ -2677,16 +2677,9 @@ static int keep_unrouted(const char *dir, const struct mail_msg *m, const char *
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		goto out;
-	while (off < len) {
-		ssize_t n = write(fd, raw + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	if (off == len && fsync(fd) == 0 && close(fd) == 0 && rename(tmp.buf, path.buf) == 0)
-		err = 0;
+	ok = ord_fd_write(fd, raw, len, ORD_FD_APPEND) == 0 && fsync(fd) == 0;
+	if (close(fd) == 0 && ok && rename(tmp.buf, path.buf) == 0)
+		err = 0; /* a failed write no longer leaves its descriptor open */
 	else
 		unlink(tmp.buf);
 out:
