@@ -377,6 +377,27 @@ static void small_arms_in(struct ord_ctx *ctx, const struct ord_event *e, struct
 		ord_kv_set(flags, "besvarer_ikke", "yes");
 }
 
+/* A fire's hit h at its target (h->target, h->also set) by firer u, as
+ * its result: the men it took, the morale grade applied, whether it
+ * reached (the small arms' and the battery's alike). */
+static void fire_result(struct ord_ctx *ctx, const struct ord_event *e, struct ord_unit *u,
+			struct ks_hit *h, int men, int grade, int in_range, struct ord_kv *vals,
+			struct ks_text *why)
+{
+	h->firer = u;
+	h->e = e;
+	h->grade = grade;
+	h->out_of_range = !in_range;
+	ord_kv_set_int(vals, "men", men);
+	ord_kv_set(vals, "morale", ks_moral_name(grade));
+	ord_kv_set(vals, "target", h->target->id);
+	if (h->also)
+		ord_kv_set(vals, "also", h->also->id);
+	if (!in_range)
+		ord_kv_set(vals, "out_of_range", "yes");
+	ks_result(ctx, e->seq, u, vals, why);
+}
+
 static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struct ks_hit *h)
 {
 	struct ks_rules *r = ks_r(ctx);
@@ -415,19 +436,7 @@ static int fire_small_arms(struct ord_ctx *ctx, const struct ord_event *e, struc
 	if (!in.half)
 		ks_st_set(ctx, u, "skoed_helt", turn);
 	KS_TF(&why, "; %s kampsatser tilbage", "; %s rounds left", ks_st_str(ctx, u, "kampsatser"));
-	h->target = t;
-	h->firer = u;
-	h->e = e;
-	h->grade = out.grade_applied;
-	h->out_of_range = !out.in_range;
-	ord_kv_set_int(&vals, "men", out.men);
-	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
-	ord_kv_set(&vals, "target", t->id);
-	if (h->also)
-		ord_kv_set(&vals, "also", h->also->id);
-	if (!out.in_range)
-		ord_kv_set(&vals, "out_of_range", "yes");
-	ks_result(ctx, e->seq, u, &vals, &why);
+	fire_result(ctx, e, u, h, out.men, out.grade_applied, out.in_range, &vals, &why);
 out:
 	ord_kv_release(&flags);
 	ord_kv_release(&vals);
@@ -712,21 +721,10 @@ int ks_fire_artillery(struct ord_ctx *ctx, const struct ord_event *e, struct ks_
 		      "; the limbers stand %g cm from the pieces: %d figures carry the ammunition (9.2)",
 		      ord_kv_get_num(&e->kv, "prods_cm", 0), carry);
 	}
-	h->firer = u;
-	h->e = e;
-	h->grade = out.grade_applied;
 	h->damaged = out.damaged;
 	h->destroyed = out.destroyed;
 	h->limbers = out.limbers;
-	h->out_of_range = !out.in_range;
-	ord_kv_set_int(&vals, "men", out.men);
-	ord_kv_set(&vals, "morale", ks_moral_name(out.grade_applied));
-	ord_kv_set(&vals, "target", t->id);
-	if (h->also)
-		ord_kv_set(&vals, "also", h->also->id);
-	if (!out.in_range)
-		ord_kv_set(&vals, "out_of_range", "yes");
-	ks_result(ctx, e->seq, u, &vals, &why);
+	fire_result(ctx, e, u, h, out.men, out.grade_applied, out.in_range, &vals, &why);
 out:
 	ord_kv_release(&flags);
 	ord_kv_release(&vals);
