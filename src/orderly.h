@@ -165,6 +165,14 @@ void ord_buf_add_hex(struct ord_buf *b, const unsigned char *p, size_t len);
  * megabytes.  ord_diag_count is the real number of problems.
  */
 #define ORD_DIAG_MAX_LISTED 1000
+/* What filled one conversion of a message with an id (ord_diag_add_id):
+ * its text as written in English, and, when the module gave it
+ * (ord_diag_item_arg_said), its words in one other language. */
+struct ord_diag_arg {
+	char *text; /* as the conversion wrote it */
+	char *lang; /* the language of said, NULL if none */
+	char *said; /* text in lang, NULL if none */
+};
 /* An event of the turn a problem's message names by its number. */
 struct ord_diag_ref {
 	unsigned seq;   /* the event's number */
@@ -180,9 +188,14 @@ struct ord_diag_item {
 	struct ord_diag_ref *refs; /* the events msg names by number
 				    * (ord_diag_item_event), nrefs of them */
 	size_t nrefs;
-	char *kind; /* the event kind that would carry out what msg says is
+	char *kind;                /* the event kind that would carry out what msg says is
 		     * still to do (ord_diag_item_kind: a check of execution's
 		     * pending order), "" if none */
+	const char *id;            /* the message's id in its module's catalogue
+				    * (ord_diag_add_id: a static string), NULL
+				    * if none: msg is then said in English only */
+	struct ord_diag_arg *args; /* what filled msg's conversions, in order */
+	size_t nargs;
 };
 struct ord_diag {
 	struct ord_diag_item *items; /* the problems listed, at most ORD_DIAG_MAX_LISTED */
@@ -199,7 +212,27 @@ struct ord_diag_item *ord_diag_add(struct ord_diag *d, unsigned line, unsigned c
 	__attribute__((format(printf, 6, 7)))
 #endif
 	;
-/* Append to the message of item it (NULL: nothing). */
+/* Add a problem whose message is the one of id in the module's catalogue
+ * of messages (ruleset.h, messages: id and fmt, its English, as the
+ * catalogue gives them): msg is fmt's English, and what filled each of
+ * fmt's conversions is kept (it->args), so that a front-end can say the
+ * message in another language from the module's words (the words of its
+ * words_resource, chart messages), its conversions filled alike.  id is
+ * a static string. */
+struct ord_diag_item *ord_diag_add_id(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
+				      const char *rule, const char *id, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+/* Say argument k of item it (NULL, or no such argument: nothing) in
+ * language lang as text (a rules' word the module writes in both, a
+ * reason's "ild" for "fire"): the message said in lang fills the
+ * conversion with it. */
+void ord_diag_item_arg_said(struct ord_diag_item *it, size_t k, const char *lang, const char *text);
+/* Append to the message of item it (NULL: nothing).  A message with an id
+ * appended to is no longer its catalogue's: its id is dropped, and it is
+ * said in English. */
 void ord_diag_item_addf(struct ord_diag_item *it, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
@@ -755,6 +788,11 @@ struct ord_game_status {
 };
 int ord_game_status(ord_game *g, struct ord_game_status *out);
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml);
+/* ord_game_info with the referee's lines that change every phase (the
+ * orders no event carries out yet, "pending:") in language lang, as
+ * ord_game_lang names it (NULL: the ruleset's first, as a report's); the
+ * XML's words stay the module's English.  ord_game_info is in English. */
+int ord_game_info_lang(ord_game *g, struct ord_buf *out, int xml, const char *lang);
 /* side == NULL is the referee's report.  turn <= 0: the current turn. */
 int ord_game_report(ord_game *g, const char *side, int turn, int xml, struct ord_buf *out);
 struct ord_report_opts {

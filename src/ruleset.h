@@ -38,7 +38,9 @@
  * keep its phase from being resolved empty by mistake); 10, event_help
  * (the help of event kinds and their keys in the module's languages); 11,
  * words_resource (the words a report is framed in, in the module's
- * languages).
+ * languages); 12, messages (the module's messages that its words_resource
+ * says in its other languages: the referee's list of orders no event
+ * carries out yet).
  */
 #ifndef ORD_RULESET_H
 #define ORD_RULESET_H
@@ -49,12 +51,18 @@
 struct ord_tables; /* tables.h */
 
 /* The version this header describes; the oldest a core accepts. */
-#define ORD_RULESET_VERSION 11
+#define ORD_RULESET_VERSION 12
 #define ORD_RULESET_VERSION_MIN 1
 /* Whether module rs has the slot of version v (call it only then). */
 #define ORD_RULESET_HAS(rs, v) ((rs)->version >= (v))
 /* Start a module's struct: .version set to the version it is built against. */
 #define ORD_RULESET_INIT .version = ORD_RULESET_VERSION
+
+/* One message of a module's catalogue (the messages slot, version 12). */
+struct ord_message {
+	const char *id; /* stable, ASCII: "ks.pending.move" */
+	const char *en; /* its English, the format its ord_diag_add_id writes */
+};
 
 struct ord_ctx;         /* what the core hands a module (opaque) */
 struct ord_result_view; /* a result as stored (below) */
@@ -357,6 +365,21 @@ struct ord_ruleset {
 	 * NULL: the report's words are English. */
 	const char *words_resource;
 	/* version 11 ends here */
+
+	/* version 12 */
+	/* The module's messages that its words_resource says in its other
+	 * languages, ended by an entry whose id is NULL: a diagnostic added
+	 * with ord_diag_add_id(..., id, en, ...) is said in such a language
+	 * from the document's chart messages (labels id, en: the message's
+	 * English as here, a label for each language), its conversions
+	 * filled with what filled the English's.  A row whose id is none of
+	 * these, or whose en is not the message's English as here (a stale
+	 * word), or given twice, or whose words change the conversions or
+	 * their order, refuses the document as report_words's do.  Today the
+	 * referee's list of orders no event carries out yet (check_execution:
+	 * `info`, the referee's report) is said so.  NULL: none. */
+	const struct ord_message *messages;
+	/* version 12 ends here */
 };
 
 /* The registry (the core's): modules registered by the front-end

@@ -1555,4 +1555,5 @@ const struct ord_ruleset ord_ruleset_battalion = {
 	bat_order_events,   /* order_events: what an order waits for, as check_execution */
 	NULL,               /* event_help: the events' help in English only */
 	NULL,               /* words_resource: its reports are English */
+	NULL,               /* messages: its diagnostics are English */
 };

@@ -2608,6 +2608,29 @@ size_t ks_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char
 	return got;
 }
 
+/* The module's messages said in Danish from words.xml (chart messages;
+ * ruleset.h version 12): the referee's list of the orders no event
+ * carries out yet.  Each id is stable; its English is the format its
+ * ord_diag_add_id writes (the words' row must give the same, or the
+ * Danish is refused as stale). */
+#define KS_MSG_ATTACK "ordered to attack ('A') but no attack (angreb) was declared"
+#define KS_MSG_MOVE "ordered to move ('%s') but no move (flyt) was recorded"
+#define KS_MSG_FIRE_AT "ordered to fire ('%s') at %s but no fire (%s) was recorded"
+#define KS_MSG_FIRE "ordered to fire ('%s') but no fire (%s) was recorded"
+#define KS_MSG_RESUPPLY                                                                           \
+	"ordered to be resupplied ('GF') but no turn of resupply (genforsyning) was recorded (a " \
+	"resupply under way starts anew)"
+#define KS_MSG_REPAIR                                                                          \
+	"ordered to repair ('REP') but no turn of repair (reparation) was recorded (a repair " \
+	"under way is interrupted)"
+#define KS_MSG_FORM "ordered to form %s ('FORM') but no formation change (formation) was recorded"
+const struct ord_message ks_messages[] = {
+	{ "ks.pending.attack", KS_MSG_ATTACK },     { "ks.pending.move", KS_MSG_MOVE },
+	{ "ks.pending.fire-at", KS_MSG_FIRE_AT },   { "ks.pending.fire", KS_MSG_FIRE },
+	{ "ks.pending.resupply", KS_MSG_RESUPPLY }, { "ks.pending.repair", KS_MSG_REPAIR },
+	{ "ks.pending.form", KS_MSG_FORM },         { NULL, NULL },
+};
+
 int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 {
 	size_t i, j;
@@ -2629,36 +2652,39 @@ int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *d)
 			if (!kind)
 				continue;
 			if (!strcmp(kind, "angreb"))
-				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "16.2",
-						  "ordered to attack ('A') but no attack (angreb) was declared");
+				di = ord_diag_add_id(d, o->line, g[j].tok->col, u->id, "16.2",
+						     "ks.pending.attack", KS_MSG_ATTACK);
 			/* a move or a fire not carried out may have its reason
 			 * on the table: said, for the players to ask; each
 			 * names the event kind that carries it out, which the
 			 * web page's Record button opens */
 			else if (!strcmp(kind, "flyt"))
-				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "13",
-						  "ordered to move ('%s') but no move (flyt) was recorded",
-						  g[j].code);
+				di = ord_diag_add_id(d, o->line, g[j].tok->col, u->id, "13",
+						     "ks.pending.move", KS_MSG_MOVE, g[j].code);
 			else if (!strcmp(kind, "skyd") || !strcmp(kind, "artilleri")) {
 				/* at whom, so the referee need not look the sheet up */
 				const struct ord_token *t = ks_grp_tok(o, &g[j], ORD_TOK_TARGET);
 				const char *h = ks_grp_arg(o, &g[j], "hex");
-				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "15",
-						  "ordered to fire ('%s')%s%s%s but no fire (%s) was recorded",
-						  g[j].code, t || h ? " at " : "",
-						  t ? t->value : "", !t && h ? h : "", kind);
+				if (t || h)
+					di = ord_diag_add_id(d, o->line, g[j].tok->col, u->id, "15",
+							     "ks.pending.fire-at", KS_MSG_FIRE_AT,
+							     g[j].code, t ? t->value : h, kind);
+				else
+					di = ord_diag_add_id(d, o->line, g[j].tok->col, u->id, "15",
+							     "ks.pending.fire", KS_MSG_FIRE,
+							     g[j].code, kind);
 			} else if (!strcmp(kind, "genforsyning"))
-				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "6.8 genforsyning",
-						  "ordered to be resupplied ('GF') but no turn of resupply (genforsyning) was recorded (a resupply under way starts anew)");
+				di = ord_diag_add_id(d, o->line, g[j].tok->col, u->id,
+						     "6.8 genforsyning", "ks.pending.resupply",
+						     KS_MSG_RESUPPLY);
 			else if (!strcmp(kind, "reparation"))
-				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "9.6",
-						  "ordered to repair ('REP') but no turn of repair (reparation) was recorded (a repair under way is interrupted)");
+				di = ord_diag_add_id(d, o->line, g[j].tok->col, u->id, "9.6",
+						     "ks.pending.repair", KS_MSG_REPAIR);
 			else if (!strcmp(kind, "formation")) {
 				char f[40];
 				ks_grp_formation(o, &g[j], f, sizeof(f));
-				di = ord_diag_add(d, o->line, g[j].tok->col, u->id, "12",
-						  "ordered to form %s ('FORM') but no formation change (formation) was recorded",
-						  f);
+				di = ord_diag_add_id(d, o->line, g[j].tok->col, u->id, "12",
+						     "ks.pending.form", KS_MSG_FORM, f);
 			}
 			/* the kind the message names, for the report's <pending> */
 			ord_diag_item_kind(di, kind);

@@ -1343,4 +1343,5 @@ const struct ord_ruleset ord_ruleset_krigsspil = {
 	ks_order_events,   /* order_events: what an order waits for, as check_execution */
 	ks_event_help,     /* event_help: the events' help in Danish */
 	"rulesets/krigsspil/words.xml", /* words_resource: the report's own words in Danish */
+	ks_messages, /* messages: the referee's list of orders not carried out, in Danish */
 };

@@ -179,6 +179,8 @@ int ks_check_event(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_d
  * mean ...? (expected one of ...)" in out, else 0. */
 int ks_event_flags_unknown(struct ord_ctx *ctx, const struct ord_event *ev, struct ord_buf *out);
 int ks_check_execution(struct ord_ctx *ctx, struct ord_diag *diag);
+/* The messages words.xml says in Danish (ruleset.h, messages). */
+extern const struct ord_message ks_messages[];
 size_t ks_order_events(struct ord_ctx *ctx, const struct ord_unit *u, const char **kinds, size_t max);
 int ks_resolve_phase(struct ord_ctx *ctx, const char *phase);
 int ks_describe_unit(struct ord_ctx *ctx, const struct ord_unit *u, const char *viewer,

@@ -562,6 +562,8 @@ static const struct ord_ruleset tpl_ruleset = {
 	NULL,                /* words_resource (version 11): the words a report is framed
 			      * in, in your languages but English (a built-in module's
 			      * embedded resource); yours are English only */
+	NULL,                /* messages (version 12): your diagnostics that words_resource
+			      * says in your other languages (ord_diag_add_id); none */
 };
 
 /* The one exported symbol: orderly finds ord_ruleset_template.so in a

@@ -113,6 +113,20 @@ void ord_diag_sort(struct ord_diag *d, size_t from)
 	}
 }
 
+static void diag_args_free(struct ord_diag_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->nargs; i++) {
+		free(it->args[i].text);
+		free(it->args[i].lang);
+		free(it->args[i].said);
+	}
+	free(it->args);
+	it->args = NULL;
+	it->nargs = 0;
+}
+
 void ord_diag_truncate(struct ord_diag *d, size_t n)
 {
 	while (d->n > n) {
@@ -123,6 +137,7 @@ void ord_diag_truncate(struct ord_diag *d, size_t n)
 		free(it->attr);
 		free(it->refs);
 		free(it->kind);
+		diag_args_free(it);
 	}
 }
 
@@ -161,7 +176,110 @@ static struct ord_diag_item *diag_vadd(struct ord_diag *d, unsigned line, unsign
 	it->refs = NULL;
 	it->nrefs = 0;
 	it->kind = ord_strdup("");
+	it->id = NULL;
+	it->args = NULL;
+	it->nargs = 0;
 	return it;
+}
+
+/* The text each conversion of fmt writes of ap's arguments, into it->args:
+ * the conversion alone, its flags, width and precision with it, so that
+ * the message said in another language writes each as the English did. */
+static void diag_args(struct ord_diag_item *it, const char *fmt, va_list ap)
+{
+	struct ord_buf spec = ORD_BUF_INIT, text = ORD_BUF_INIT;
+	const char *s;
+
+	for (s = fmt; *s; s++) {
+		size_t k;
+		int lng = 0, sz = 0;
+		char conv;
+
+		if (*s != '%')
+			continue;
+		if (s[1] == '%') {
+			s++;
+			continue;
+		}
+		/* the spec as fmt writes it, a '*' by the number it takes */
+		ord_buf_reset(&spec);
+		ord_buf_addch(&spec, '%');
+		for (k = 1; s[k] && strchr("-+ #0123456789.*", s[k]); k++)
+			if (s[k] == '*')
+				ord_buf_addf(&spec, "%d", va_arg(ap, int));
+			else
+				ord_buf_addch(&spec, s[k]);
+		for (; s[k] && strchr("hlLqjzt", s[k]); k++) {
+			lng += s[k] == 'l';
+			sz |= s[k] == 'z' || s[k] == 't' || s[k] == 'j';
+			ord_buf_addch(&spec, s[k]);
+		}
+		conv = s[k];
+		if (!conv)
+			break;
+		ord_buf_addch(&spec, conv);
+		ord_buf_reset(&text);
+		/* the spec is fmt's own, checked by the compiler at the call */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+		if (strchr("diouxXc", conv) && sz)
+			ord_buf_addf(&text, spec.buf, va_arg(ap, size_t));
+		else if (strchr("diouxXc", conv) && lng >= 2)
+			ord_buf_addf(&text, spec.buf, va_arg(ap, long long));
+		else if (strchr("diouxXc", conv) && lng)
+			ord_buf_addf(&text, spec.buf, va_arg(ap, long));
+		else if (strchr("diouxXc", conv))
+			ord_buf_addf(&text, spec.buf, va_arg(ap, int));
+		else if (strchr("eEfFgGaA", conv))
+			ord_buf_addf(&text, spec.buf, va_arg(ap, double));
+		else if (conv == 's')
+			ord_buf_addf(&text, spec.buf, va_arg(ap, const char *));
+		else if (conv == 'p')
+			ord_buf_addf(&text, spec.buf, va_arg(ap, void *));
+		else
+			break; /* none a message writes: the rest unread */
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+		it->args = ord_xrealloc(it->args, (it->nargs + 1) * sizeof(*it->args));
+		it->args[it->nargs].text = ord_strdup(text.buf ? text.buf : "");
+		it->args[it->nargs].lang = NULL;
+		it->args[it->nargs].said = NULL;
+		it->nargs++;
+		s += k;
+	}
+	ord_buf_release(&spec);
+	ord_buf_release(&text);
+}
+
+struct ord_diag_item *ord_diag_add_id(struct ord_diag *d, unsigned line, unsigned col, const char *unit,
+				      const char *rule, const char *id, const char *fmt, ...)
+{
+	struct ord_diag_item *it;
+	va_list ap;
+
+	va_start(ap, fmt);
+	it = diag_vadd(d, line, col, unit, NULL, rule, fmt, ap);
+	va_end(ap);
+	if (!it)
+		return NULL;
+	it->id = id;
+	va_start(ap, fmt);
+	diag_args(it, fmt, ap);
+	va_end(ap);
+	return it;
+}
+
+void ord_diag_item_arg_said(struct ord_diag_item *it, size_t k, const char *lang, const char *text)
+{
+	if (!it || k >= it->nargs || !lang || !text)
+		return;
+	free(it->args[k].lang);
+	free(it->args[k].said);
+	it->args[k].lang = ord_strdup(lang);
+	it->args[k].said = ord_strdup(text);
 }
 
 struct ord_diag_item *ord_diag_add(struct ord_diag *d, unsigned line, unsigned col,
@@ -189,6 +307,7 @@ void ord_diag_item_addf(struct ord_diag_item *it, const char *fmt, ...)
 	va_end(ap);
 	free(it->msg);
 	it->msg = ord_buf_detach(&b, NULL);
+	it->id = NULL; /* no longer its catalogue's message */
 }
 
 void ord_diag_item_event(struct ord_diag_item *it, unsigned seq)

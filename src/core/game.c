@@ -1342,7 +1342,7 @@ static int info_links(ord_game *g, struct ord_buf *out)
  * (then resolve does not refuse the phase). */
 #define INFO_PHASE_HAS_EVENTS ((size_t)1 << (sizeof(size_t) * 8 - 1))
 static int info_pending(ord_game *g, int turn, const char *phase, struct ord_buf *out,
-			struct ord_buf *owed, size_t *nowed)
+			struct ord_buf *owed, size_t *nowed, const struct ord_report_words *w)
 {
 	struct ord_ctx ctx;
 	struct ord_diag d;
@@ -1358,14 +1358,17 @@ static int info_pending(ord_game *g, int turn, const char *phase, struct ord_buf
 	if (g->rs->check_execution)
 		g->rs->check_execution(&ctx, &d);
 	ord_error_clear();
-	if (d.n)
-		ord_buf_adds(out, "pending:   orders no event of the turn carries out so far:\n");
+	if (d.n) {
+		ord_buf_adds(out, "pending:   ");
+		ord_buf_adds(out, ord_report_words_say(w, "orders no event of the turn carries out "
+							  "so far:\n"));
+	}
 	/* what an order says (a target's name) in them shown escaped, as
 	 * the report shows it: an old sheet's, or one a referee's own build
 	 * took, may hold a bidirectional override or a C1 control (attack
 	 * 43), which reached the referee's terminal as it was */
 	for (i = 0; i < d.n; i++)
-		ord_report_pending_line(out, &d.items[i]);
+		ord_report_pending_line(out, &d.items[i], w);
 	*nowed = ord_game_owed(g, &ctx, phase, owed);
 	for (i = 0; *nowed && i < ord_ctx_nevents(&ctx); i++)
 		if (!strcmp(ord_ctx_event(&ctx, i)->phase, phase)) {
@@ -1381,7 +1384,8 @@ out:
 /* The referee's next step, by the turn's state: info's last line.  It
  * waits for the sides seal and the phases wait for (their sheets, or in a
  * game without referee their commitments, then their openings). */
-static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, struct ord_buf *out)
+static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, struct ord_buf *out,
+		     const struct ord_report_words *w)
 {
 	size_t nph = ord_game_nphases(g), nlacking = 0;
 	const char *what = g->refereeless ? "signed commitments" : "sheets";
@@ -1400,7 +1404,7 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 	}
 	missing = nlacking ? lacking.buf : NULL;
 	if (t->state == ORD_TURN_SEALED && !missing && (size_t)t->phase < nph &&
-	    (err = info_pending(g, t->turn, g->rs->phases[t->phase], out, &owed, &nowed)) != 0) {
+	    (err = info_pending(g, t->turn, g->rs->phases[t->phase], out, &owed, &nowed, w)) != 0) {
 		ord_buf_release(&lacking);
 		ord_buf_release(&owed);
 		return err;
@@ -1411,8 +1415,9 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 	switch (t->state) {
 	case ORD_TURN_OPEN:
 		if (!missing)
-			ord_buf_addf(out, "seal: every side has %s\n",
-				     g->refereeless ? "committed" : "submitted");
+			ord_buf_addf(out, ord_report_words_say(w, "seal: every side has %s\n"),
+				     ord_report_words_say(w, g->refereeless ? "committed"
+									    : "submitted"));
 		else if (!strcmp(g->nmr, "wait"))
 			ord_buf_addf(out,
 				     "the %s of %s (%s), then seal: the NMR policy 'wait' seals no turn without them\n",
@@ -1446,7 +1451,7 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 			break;
 		}
 		if ((size_t)t->phase >= nph) {
-			ord_buf_adds(out, "exchange\n");
+			ord_buf_adds(out, ord_report_words_say(w, "exchange\n"));
 			break;
 		}
 		if (g->witnessed && info_links(g, out))
@@ -1460,13 +1465,18 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 				if (strcmp(ek->phase, ph))
 					continue;
 				else if (!n++)
-					ord_buf_addf(out, "the events of phase %s (%s", ph, ek->name);
+					ord_buf_addf(out,
+						     ord_report_words_say(w, "the events of phase %s (%s"),
+						     ph, ek->name);
 				else
 					ord_buf_addf(out, ", %s", ek->name);
 			if (n)
-				ord_buf_adds(out, ": event, or event --file), then ");
+				ord_buf_adds(out, ord_report_words_say(w, ": event, or event --file), "
+									  "then "));
 			else
-				ord_buf_addf(out, "phase %s records no events: ", ph);
+				ord_buf_addf(out,
+					     ord_report_words_say(w, "phase %s records no events: "),
+					     ph);
 		}
 		if (g->witnessed)
 			ord_buf_adds(out, "witness --close and every side's link (witness), then ");
@@ -1475,20 +1485,25 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 			 * (empty_phase), said before it is typed */
 			size_t n = nowed & ~INFO_PHASE_HAS_EVENTS;
 			ord_buf_addf(out,
-				     "resolve; %zu unit%s still wait%s for an event of phase %s, by %s "
-				     "sealed order%s or the rules (%s)%s\n",
-				     n, n == 1 ? "" : "s", n == 1 ? "s" : "", g->rs->phases[t->phase],
-				     n == 1 ? "its" : "their", n == 1 ? "" : "s", owed.buf,
-				     nowed & INFO_PHASE_HAS_EVENTS
-					     ? ": resolved without, it goes undone"
-					     : ": with no event of the phase recorded, resolve refuses it "
-					       "unless --empty");
+				     ord_report_words_say(w, n == 1 ? "resolve; %zu unit still waits for an event of "
+								      "phase %s, by its sealed order or the rules "
+								      "(%s)%s\n"
+								    : "resolve; %zu units still wait for an event of "
+								      "phase %s, by their sealed orders or the rules "
+								      "(%s)%s\n"),
+				     n, g->rs->phases[t->phase], owed.buf,
+				     ord_report_words_say(w,
+							  nowed & INFO_PHASE_HAS_EVENTS
+								  ? ": resolved without, it goes undone"
+								  : ": with no event of the phase recorded, "
+								    "resolve refuses it unless --empty"));
 		} else {
-			ord_buf_adds(out, "resolve\n");
+			ord_buf_adds(out, ord_report_words_say(w, "resolve\n"));
 		}
 		break;
 	case ORD_TURN_RESOLVED:
-		ord_buf_adds(out, "exchange: every phase of the turn is resolved\n");
+		ord_buf_adds(out,
+			     ord_report_words_say(w, "exchange: every phase of the turn is resolved\n"));
 		break;
 	default: ord_buf_addf(out, "the next turn\n"); break;
 	}
@@ -1509,6 +1524,37 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 }
 
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
+{
+	return ord_game_info_lang(g, out, xml, "en");
+}
+
+/* info's text in the words w gives (info_text) */
+static int info_text(ord_game *g, struct ord_buf *out, int xml, const struct ord_report_words *w);
+
+int ord_game_info_lang(ord_game *g, struct ord_buf *out, int xml, const char *lang)
+{
+	struct ord_report_words *w = NULL;
+	const char *said;
+	int err;
+
+	if (lang && !strcmp(lang, "all")) {
+		struct ord_buf l = ORD_BUF_INIT;
+		ord_ruleset_languages(g->rs, &l);
+		err = ord_error_set(ORD_EUSAGE,
+				    "language 'all' (info writes one language: the %s ruleset writes %s)",
+				    g->rs->name, l.buf);
+		ord_buf_release(&l);
+		return err;
+	}
+	if ((err = ord_report_lang(g->rs, lang, &said)) != 0 ||
+	    (err = ord_report_words_load(&w, g->rs, xml ? NULL : said)) != 0)
+		return err;
+	err = info_text(g, out, xml, w);
+	ord_report_words_free(w);
+	return err;
+}
+
+static int info_text(ord_game *g, struct ord_buf *out, int xml, const struct ord_report_words *w)
 {
 	struct ord_store_turn t;
 	char gid[33], when[32], key[65], sc[65];
@@ -1564,12 +1610,16 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 		if (g->witnessed)
 			ord_buf_adds(out,
 				     "dice:      witnessed: each side reveals a link of its witness chain per phase\n");
-		ord_buf_addf(out, "turn:      %d (%s)\n", t.turn, ord_turn_state_name(t.state));
+		ord_buf_addf(out, "turn:      %d (%s)\n", t.turn,
+			     ord_report_words_say(w, ord_turn_state_name(t.state)));
 		if (t.state == ORD_TURN_OPEN)
 			ord_buf_addf(out, "seed commitment: %s (sheets of turn %d commit to it)\n",
 				     sc, t.turn);
-		if (*phase)
-			ord_buf_addf(out, "phase:     %s (%d of %zu resolved)\n", phase, t.phase, nph);
+		if (*phase) {
+			ord_buf_adds(out, "phase:     ");
+			ord_buf_addf(out, ord_report_words_say(w, "%s (%d of %zu resolved)\n"),
+				     phase, t.phase, nph);
+		}
 		if (t.deadline && sched.grace) {
 			/* the deadline as the players were told it, then the end of
 			 * the schedule's grace, which the game keeps (docs/pbem.md) */
@@ -1664,7 +1714,7 @@ int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 	}
 	if (xml)
 		ord_buf_adds(out, "</game>\n");
-	else if ((err = info_next(g, &t, passed, out)) != 0)
+	else if ((err = info_next(g, &t, passed, out, w)) != 0)
 		return err;
 	return 0;
 }

@@ -27,10 +27,10 @@
  * referee's web page shows the one and reads lists from the other). */
 struct out {
 	struct ord_buf *text, *xml;
-	const char *lang;                 /* the reader's language (NULL: every one, in English) */
-	const struct words *words;        /* the report's own words in it */
-	const struct ord_report_src *src; /* its piece: the text handed on */
-	int *err;                         /* the first error a piece gave */
+	const char *lang; /* the reader's language (NULL: every one, in English) */
+	const struct ord_report_words *words; /* the report's own words in it */
+	const struct ord_report_src *src;     /* its piece: the text handed on */
+	int *err;                             /* the first error a piece gave */
 };
 
 /* The text handed on (src->piece) once it holds at least `least` bytes,
@@ -83,14 +83,34 @@ static const char *const words_en[] = {
 	"events the referee voided (they count for nothing):\n",
 	"voided",
 	"  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n",
+	/* info's lines of the turn's state and the referee's next step
+	 * (game.c, info_text): after their label ("phase:     ") */
+	"%s (%d of %zu resolved)\n",
+	"seal: every side has %s\n",
+	"committed",
+	"exchange\n",
+	"the events of phase %s (%s",
+	": event, or event --file), then ",
+	"phase %s records no events: ",
+	"resolve\n",
+	"exchange: every phase of the turn is resolved\n",
+	"resolve; %zu unit still waits for an event of phase %s, by its sealed order or the rules (%s)%s\n",
+	"resolve; %zu units still wait for an event of phase %s, by their sealed orders or the rules (%s)%s\n",
+	": resolved without, it goes undone",
+	": with no event of the phase recorded, resolve refuses it unless --empty",
 };
 
 /* The report's words in the reader's language (words_load). */
-struct words {
+struct ord_report_words {
 	struct ord_tables *t;                       /* the ruleset's words document */
 	const char *said[ORD_ARRAY_SIZE(words_en)]; /* each word as written in the language, NULL:
 						     * English */
 	struct ord_arena a;                         /* where said's strings are */
+	const char *lang;                           /* the language read, NULL: English */
+	const struct ord_message *msgs;             /* the module's messages (ruleset.h) */
+	size_t nmsgs;                               /* how many */
+	const char **msg_said;                      /* each as written in the language, NULL:
+						     * English */
 };
 
 /* The word of en without its leading spaces and its trailing spaces and
@@ -123,10 +143,11 @@ static void conversions(const char *s, struct ord_buf *out)
 	}
 }
 
-static void words_release(struct words *w)
+static void words_release(struct ord_report_words *w)
 {
 	ord_tables_free(w->t);
 	ord_arena_release(&w->a);
+	free(w->msg_said);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -136,7 +157,11 @@ static void words_release(struct words *w)
  * whose words in the language differ in their conversions) is
  * ORD_EBADDATA naming the document and line: no report is made in words
  * of chance. */
-static int words_read(struct words *w, const char *xml, size_t len, const char *name, const char *lang)
+static int messages_read(struct ord_report_words *w, const char *name, const char *lang);
+static const char *say(const struct ord_report_words *w, const char *en);
+
+static int words_read(struct ord_report_words *w, const char *xml, size_t len, const char *name,
+		      const char *lang, const struct ord_message *msgs)
 {
 	const struct ord_table *tbl;
 	struct ord_buf ce = ORD_BUF_INIT, cl = ORD_BUF_INIT;
@@ -196,6 +221,10 @@ static int words_read(struct words *w, const char *xml, size_t len, const char *
 		ord_buf_adds(&cl, words_en[k] + to);
 		w->said[k] = ord_arena_strn(&w->a, cl.buf, cl.len);
 	}
+	w->lang = ord_arena_strn(&w->a, lang, strlen(lang));
+	for (w->msgs = msgs; msgs && msgs[w->nmsgs].id; w->nmsgs++)
+		;
+	err = messages_read(w, name, lang);
 out:
 	ord_buf_release(&ce);
 	ord_buf_release(&cl);
@@ -204,9 +233,82 @@ out:
 	return err;
 }
 
+/* The module's messages in lang (ruleset.h, messages): w's document's
+ * chart messages, when it has one, each row the id of one of w->msgs, its
+ * English as the module writes it and its words in lang; read into
+ * w->msg_said.  Refused as report_words is, naming the line: an id that
+ * is none of the module's or given twice, an English that is not the
+ * message's (the message changed since its words were written: they say
+ * another thing now), words whose conversions differ. */
+static int messages_read(struct ord_report_words *w, const char *name, const char *lang)
+{
+	const struct ord_table *tbl = ord_tables_get(w->t, "messages");
+	struct ord_buf ce = ORD_BUF_INIT, cl = ORD_BUF_INIT, ids = ORD_BUF_INIT;
+	size_t i, k, n;
+	int err = 0, has = 0;
+
+	if (!tbl)
+		return 0;
+	for (i = 0; i < ord_table_nlabels(tbl); i++)
+		has |= (strcmp(ord_table_label(tbl, i), "id") ? 0 : 1) |
+		       (strcmp(ord_table_label(tbl, i), "en") ? 0 : 2) |
+		       (strcmp(ord_table_label(tbl, i), lang) ? 0 : 4);
+	if ((has & 3) != 3)
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: chart 'messages' has no label '%s' (expected id, en and a language's: the ruleset's messages, their English and their words)",
+				     name, ord_table_line(tbl), has & 1 ? "en" : "id");
+	if (!(has & 4))
+		return 0; /* not in this language: English */
+	w->msg_said = ord_xcalloc(w->nmsgs + 1, sizeof(*w->msg_said));
+	for (k = 0; k < w->nmsgs && k < 3; k++)
+		ord_buf_addf(&ids, "%s%s", k ? ", " : "", w->msgs[k].id);
+	if (w->nmsgs > 3)
+		ord_buf_adds(&ids, ", ...");
+	n = ord_table_nrows(tbl);
+	for (i = 0; i < n; i++) {
+		const struct ord_row *row = ord_table_row(tbl, i);
+		const char *id = ord_row_str(row, "id"), *en = ord_row_str(row, "en"),
+			   *said = ord_row_str(row, lang);
+		for (k = 0; k < w->nmsgs && strcmp(w->msgs[k].id, id); k++)
+			;
+		if (k == w->nmsgs) {
+			err = ord_error_set(ORD_EBADDATA,
+					    "%s:%u: '%s' is none of the ruleset's messages (expected one of its ids: %s)",
+					    name, ord_row_line(row), id, ids.buf ? ids.buf : "none");
+			goto out;
+		}
+		if (w->msg_said[k]) {
+			err = ord_error_set(ORD_EBADDATA, "%s:%u: the message '%s' is given twice",
+					    name, ord_row_line(row), id);
+			goto out;
+		}
+		if (strcmp(en, w->msgs[k].en)) {
+			err = ord_error_set(ORD_EBADDATA,
+					    "%s:%u: '%s' is not the English of message '%s' (expected '%s': the message changed since its words were written)",
+					    name, ord_row_line(row), en, id, w->msgs[k].en);
+			goto out;
+		}
+		conversions(en, &ce);
+		conversions(said, &cl);
+		if (strcmp(ce.buf ? ce.buf : "", cl.buf ? cl.buf : "")) {
+			err = ord_error_set(ORD_EBADDATA,
+					    "%s:%u: '%s' for message '%s' has the conversions '%s' (expected '%s', the English's, in that order)",
+					    name, ord_row_line(row), said, id, cl.buf ? cl.buf : "",
+					    ce.buf ? ce.buf : "");
+			goto out;
+		}
+		w->msg_said[k] = ord_arena_strn(&w->a, said, strlen(said));
+	}
+out:
+	ord_buf_release(&ce);
+	ord_buf_release(&cl);
+	ord_buf_release(&ids);
+	return err;
+}
+
 /* The words of rs in lang (NULL, or "en": English, none read), from its
  * words_resource (words_read). */
-static int words_load(struct words *w, const struct ord_ruleset *rs, const char *lang)
+static int words_load(struct ord_report_words *w, const struct ord_ruleset *rs, const char *lang)
 {
 	const struct ord_resource *res;
 
@@ -218,27 +320,98 @@ static int words_load(struct words *w, const struct ord_ruleset *rs, const char 
 		return ord_error_set(ORD_EBADDATA,
 				     "ruleset %s says its report's words in '%s', which this build does not hold",
 				     rs->name, rs->words_resource);
-	return words_read(w, (const char *)res->data, res->len, rs->words_resource, lang);
+	return words_read(w, (const char *)res->data, res->len, rs->words_resource, lang,
+			  ORD_RULESET_HAS(rs, 12) ? rs->messages : NULL);
 }
 
 int ord_report_words_check(const char *xml, size_t len, const char *name, const char *lang,
-			   struct ord_buf *said)
+			   const struct ord_message *msgs, struct ord_buf *said)
 {
-	struct words w;
+	struct ord_report_words w;
 	size_t i;
 	int err;
 
 	memset(&w, 0, sizeof(w));
 	ord_arena_init(&w.a);
-	if ((err = words_read(&w, xml, len, name, lang)) != 0)
+	if ((err = words_read(&w, xml, len, name, lang, msgs)) != 0)
 		return err;
 	for (i = 0; said && i < ORD_ARRAY_SIZE(words_en); i++)
 		ord_buf_addf(said, "%s|%s\n", words_en[i], w.said[i] ? w.said[i] : "");
+	for (i = 0; said && i < w.nmsgs; i++)
+		ord_buf_addf(said, "%s|%s\n", w.msgs[i].id,
+			     w.msg_said && w.msg_said[i] ? w.msg_said[i] : "");
 	words_release(&w);
 	return 0;
 }
 
-static const char *say(const struct words *w, const char *en)
+int ord_report_words_load(struct ord_report_words **out, const struct ord_ruleset *rs, const char *lang)
+{
+	struct ord_report_words *w = ord_xcalloc(1, sizeof(*w));
+	int err;
+
+	if ((err = words_load(w, rs, lang)) != 0) {
+		free(w);
+		w = NULL;
+	}
+	*out = w;
+	return err;
+}
+
+void ord_report_words_free(struct ord_report_words *w)
+{
+	if (!w)
+		return;
+	words_release(w);
+	free(w);
+}
+
+void ord_report_diag_said(struct ord_buf *out, const struct ord_report_words *w,
+			  const struct ord_diag_item *it)
+{
+	const char *said = NULL, *p;
+	size_t k, arg = 0;
+
+	for (k = 0; w && w->msg_said && it->id && k < w->nmsgs; k++)
+		if (!strcmp(w->msgs[k].id, it->id)) {
+			said = w->msg_said[k];
+			break;
+		}
+	if (!said) {
+		ord_buf_adds(out, it->msg);
+		return;
+	}
+	/* its conversions are the English's, in order (messages_read): each
+	 * filled with what filled the English's, or its words in this
+	 * language when the module gave them */
+	for (p = said; *p; p++) {
+		const struct ord_diag_arg *a;
+		size_t n;
+		if (*p != '%') {
+			ord_buf_addch(out, *p);
+			continue;
+		}
+		if (p[1] == '%') {
+			ord_buf_addch(out, '%');
+			p++;
+			continue;
+		}
+		n = 1 + strspn(p + 1, "-+ #0123456789.*hlLqjzt");
+		if (!p[n])
+			break;
+		p += n;
+		if (arg >= it->nargs)
+			continue; /* a message added so by hand: its English rules */
+		a = &it->args[arg++];
+		ord_buf_adds(out, a->said && a->lang && !strcmp(a->lang, w->lang) ? a->said : a->text);
+	}
+}
+
+const char *ord_report_words_say(const struct ord_report_words *w, const char *en)
+{
+	return say(w, en);
+}
+
+static const char *say(const struct ord_report_words *w, const char *en)
 {
 	size_t i;
 
@@ -254,7 +427,7 @@ static const char *say(const struct words *w, const char *en)
 /* " #N" after a result's or a roll's phase for the event N it follows
  * from; nothing for what the rules did by themselves (event 0: a morale
  * test, the end of a melee), which no event number names */
-static void event_tag(struct ord_buf *out, int event, const struct words *w)
+static void event_tag(struct ord_buf *out, int event, const struct ord_report_words *w)
 {
 	if (event > 0)
 		ord_buf_addf(out, " #%d", event);
@@ -597,13 +770,18 @@ static void put_referee_extras(const struct out *o, struct ord_ctx *ctx, const s
 	}
 }
 
-void ord_report_pending_line(struct ord_buf *out, const struct ord_diag_item *it)
+void ord_report_pending_line(struct ord_buf *out, const struct ord_diag_item *it,
+			     const struct ord_report_words *w)
 {
+	struct ord_buf msg = ORD_BUF_INIT;
+
+	ord_report_diag_said(&msg, w, it);
 	ord_buf_adds(out, "  ");
 	ord_buf_add_name_line(out, it->unit ? it->unit : "");
 	ord_buf_adds(out, ": ");
-	ord_buf_add_name_line(out, it->msg ? it->msg : "");
+	ord_buf_add_name_line(out, msg.buf ? msg.buf : "");
 	ord_buf_addch(out, '\n');
+	ord_buf_release(&msg);
 }
 
 /* A sealed turn's orders that no event recorded so far carries out (the
@@ -638,7 +816,7 @@ static int put_pending(const struct ord_report_src *src, const struct out *o)
 			ord_buf_adds(o->xml, "</pending>\n");
 		}
 		if (o->text)
-			ord_report_pending_line(o->text, it);
+			ord_report_pending_line(o->text, it, o->words);
 		put_piece(o, ORD_REPORT_PIECE);
 	}
 out:
@@ -690,7 +868,7 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 	struct ord_ctx *ctx = src->ctx;
 	const char *side = opts->side;
 	struct out o = { .text = text, .xml = xml, .src = src };
-	struct words words;
+	struct ord_report_words words;
 	const char *lang;
 	int *met = NULL;
 	size_t i;

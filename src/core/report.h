@@ -14,6 +14,8 @@
 #include "core/record.h"
 #include "store/store.h"
 
+struct ord_report_words; /* a ruleset's words in a language (below) */
+
 struct ord_report_opts;
 struct ord_scenario;
 struct ord_notation;
@@ -57,15 +59,31 @@ int ord_report_lang(const struct ord_ruleset *rs, const char *lang, const char *
 /* One line of the referee's list of orders no event carries out yet (a
  * report's, info's): "  UNIT: WHAT", what an order says in it shown
  * escaped (a bidirectional override, a C1 control: attack 43). */
-void ord_report_pending_line(struct ord_buf *out, const struct ord_diag_item *it);
+void ord_report_pending_line(struct ord_buf *out, const struct ord_diag_item *it,
+			     const struct ord_report_words *w);
+/* The words of a ruleset in a language (its words_resource: the core's
+ * words a report and info are framed in, and the module's messages) as
+ * the report reads them: loaded by ord_report_words_load (lang NULL or
+ * "en": English, nothing read), freed by ord_report_words_free. */
+int ord_report_words_load(struct ord_report_words **out, const struct ord_ruleset *rs,
+			  const char *lang);
+void ord_report_words_free(struct ord_report_words *w);
+/* The core's word en (as the builder writes it, in English) in w's
+ * language: en itself when w is NULL or does not give it. */
+const char *ord_report_words_say(const struct ord_report_words *w, const char *en);
+/* The message of it in w's language: its module's words for its id
+ * (ord_diag_add_id) with its conversions filled, else it->msg. */
+void ord_report_diag_said(struct ord_buf *out, const struct ord_report_words *w,
+			  const struct ord_diag_item *it);
 /* Read a ruleset's words document (its words_resource, ruleset.h: xml,
  * len bytes, name for messages) in lang as a report reads it: 0, or
  * ORD_EBADDATA naming the document and line.  said (unless NULL) gets
  * each of the report's English words and its words in lang as the report
  * writes them, "english|said\n" (said empty: the English stands), in the
- * builder's order. */
+ * builder's order, then each of msgs's (the ruleset's messages, NULL:
+ * none) "id|said\n". */
 int ord_report_words_check(const char *xml, size_t len, const char *name, const char *lang,
-			   struct ord_buf *said);
+			   const struct ord_message *msgs, struct ord_buf *said);
 /* ORD_ENOTFOUND naming the sides when side is not one of src's (NULL, the
  * referee, is); 0 otherwise. */
 int ord_report_side_check(const struct ord_report_src *src, const char *side);

@@ -133,9 +133,14 @@ sql "$F" "UPDATE sheet SET bytes = CAST(replace(CAST(bytes AS TEXT), '\"Gaard\"'
 expect_exit 0 ord seal "$F" --force
 resolve_rest "$F" 3 # on to the fire phase
 PENDING="  A1: ordered to fire ('artilleriskydning') at Gaard\\u202e\\u009b2J but no fire (artilleri) was recorded"
-expect_exit 0 ord info "$F"
+expect_exit 0 ord info "$F" --lang en
 expect_in "$OUT" "pending:   orders no event of the turn carries out so far:
 $PENDING"
+expect_not_in "$OUT" "$RLO"
+expect_not_in "$OUT" "$CSI"
+# in Danish (info's default for a Krigsspil game) the target is shown so too
+expect_exit 0 ord info "$F"
+expect_in "$OUT" "  A1: beordret til at skyde ('artilleriskydning') mod Gaard\\u202e\\u009b2J, men ingen skydning (artilleri) er registreret"
 expect_not_in "$OUT" "$RLO"
 expect_not_in "$OUT" "$CSI"
 expect_exit 0 ord report "$F" --referee --lang en

@@ -242,10 +242,35 @@ expect_exit 0 ord new ascii.game --scenario ascii.xml --tables "$KS/map.xml"
 expect_exit 0 ord submit ascii.game --side danske ascii.txt
 expect_exit 0 ord submit ascii.game --side allierede ascii-allied.txt
 expect_exit 0 ord seal ascii.game
-run ord info ascii.game
+run ord info ascii.game --lang en
 expect_in "$OUT" "D4: ordered to move ('march') but no move (flyt) was recorded"
 expect_in "$OUT" "D3: ordered to move ('march') but no move (flyt) was recorded"
 expect_in "$OUT" "L2: ordered to fire ('skydning') at "
+expect_in "$OUT" "pending:   orders no event of the turn carries out so far:"
+expect_in "$OUT" "phase:     reorganisering (0 of 5 resolved)"
+# a Danish referee's day: the list of what he still has to record, and
+# info's lines of the turn and his next step, in Danish by default as the
+# report is (rulesets/krigsspil/words.xml), the commands named as typed
+run ord info ascii.game
+expect_eq "$RC" 0 "info of a Krigsspil game in Danish"
+expect_in "$OUT" "pending:   ordrer, som ingen hændelse i trækket endnu udfører:
+  D3: beordret til at flytte ('march'), men ingen flytning (flyt) er registreret"
+expect_in "$OUT" "  D4: beordret til at flytte ('march'), men ingen flytning (flyt) er registreret"
+expect_in "$OUT" "  L2: beordret til at skyde ('skydning') mod "
+expect_in "$OUT" "turn:      1 (forseglet)"
+expect_in "$OUT" "phase:     reorganisering (0 af 5 afgjort)"
+expect_in "$OUT" "next:      hændelserne i fasen reorganisering ("
+expect_not_in "$OUT" "ordered to"
+run ord info ascii.game --lang da
+expect_in "$OUT" "  D4: beordret til at flytte ('march'), men ingen flytning (flyt) er registreret"
+run ord info ascii.game --lang all
+expect_eq "$RC" 64 "info in every language at once is refused"
+expect_in "$ERR" "language 'all' (info writes one language: the krigsspil ruleset writes da, en)"
+run ord report ascii.game --referee
+expect_in "$OUT" "ordrer, som ingen hændelse i trækket endnu udfører:
+  D3: beordret til at flytte ('march'), men ingen flytning (flyt) er registreret"
+run ord report ascii.game --referee --lang en
+expect_in "$OUT" "  D4: ordered to move ('march') but no move (flyt) was recorded"
 expect_exit 0 ord resolve ascii.game
 expect_exit 0 ord resolve ascii.game
 # the referee's events name the units so too, on the line and in a file
@@ -253,9 +278,11 @@ expect_exit 0 ord event ascii.game flyt unit="Soendre Jaegerkorps" x=120 y=60
 printf 'flyt unit="SLESVIGSKE JÆGERKORPS" x=90 y=68\n' >ascii-ev.txt
 expect_exit 0 ord event ascii.game --file ascii-ev.txt
 expect_exit 0 ord resolve ascii.game
-run ord info ascii.game
+run ord info ascii.game --lang en
 expect_not_in "$OUT" "D4: ordered to move"
 expect_not_in "$OUT" "D3: ordered to move"
+run ord info ascii.game
+expect_not_in "$OUT" "D4: beordret"
 resolve_rest ascii.game
 expect_exit 0 ord exchange ascii.game --head ascii-1.head
 run ord audit ascii.game

@@ -147,6 +147,36 @@ static const char *const words_da_before[][2] = {
 	{ "voided", "annulleret" },
 	{ "  (#N numbers the events you see 1, 2, ... in the turn's order; the referee's report numbers every event of the turn, so his numbers differ)\n",
 	  "  (#N nummererer de hændelser, du ser, 1, 2, ... i trækkets rækkefølge; dommerens rapport nummererer alle trækkets hændelser, så hans numre er andre)\n" },
+	/* info's (game.c): the commands it names stay */
+	{ "%s (%d of %zu resolved)\n", "%s (%d af %zu afgjort)\n" },
+	{ "seal: every side has %s\n", "seal: hver side har %s\n" },
+	{ "committed", "afgivet tilsagn" },
+	{ "exchange\n", "" },
+	{ "the events of phase %s (%s", "hændelserne i fasen %s (%s" },
+	{ ": event, or event --file), then ", ": event eller event --file), derefter " },
+	{ "phase %s records no events: ", "fasen %s har ingen hændelser: " },
+	{ "resolve\n", "" },
+	{ "exchange: every phase of the turn is resolved\n",
+	  "exchange: hver fase i trækket er afgjort\n" },
+	{ "resolve; %zu unit still waits for an event of phase %s, by its sealed order or the rules (%s)%s\n",
+	  "resolve; %zu enhed venter stadig på en hændelse i fasen %s, ved sin forseglede ordre eller reglerne (%s)%s\n" },
+	{ "resolve; %zu units still wait for an event of phase %s, by their sealed orders or the rules (%s)%s\n",
+	  "resolve; %zu enheder venter stadig på en hændelse i fasen %s, ved deres forseglede ordrer eller reglerne (%s)%s\n" },
+	{ ": resolved without, it goes undone", ": afgjort uden, bliver det ikke udført" },
+	{ ": with no event of the phase recorded, resolve refuses it unless --empty",
+	  ": uden nogen hændelse registreret i fasen afviser resolve den, medmindre --empty" },
+	/* the module's messages (ks_messages), by id */
+	{ "ks.pending.attack", "beordret til angreb ('A'), men intet angreb (angreb) er erklæret" },
+	{ "ks.pending.move", "beordret til at flytte ('%s'), men ingen flytning (flyt) er registreret" },
+	{ "ks.pending.fire-at",
+	  "beordret til at skyde ('%s') mod %s, men ingen skydning (%s) er registreret" },
+	{ "ks.pending.fire", "beordret til at skyde ('%s'), men ingen skydning (%s) er registreret" },
+	{ "ks.pending.resupply",
+	  "beordret til genforsyning ('GF'), men intet træk med genforsyning (genforsyning) er registreret (en igangværende genforsyning begynder forfra)" },
+	{ "ks.pending.repair",
+	  "beordret til reparation ('REP'), men intet træk med reparation (reparation) er registreret (en igangværende reparation afbrydes)" },
+	{ "ks.pending.form",
+	  "beordret til at danne %s ('FORM'), men ingen formationsændring (formation) er registreret" },
 };
 
 START_TEST(report_words_krigsspil)
@@ -161,8 +191,10 @@ START_TEST(report_words_krigsspil)
 	ck_assert_str_eq(rs->words_resource, "rulesets/krigsspil/words.xml");
 	res = ord_resource_find(rs->words_resource);
 	ck_assert_ptr_nonnull(res);
+	ck_assert_uint_ge(rs->version, 12);
+	ck_assert_ptr_nonnull(rs->messages);
 	ck_assert_int_eq(ord_report_words_check((const char *)res->data, res->len,
-						rs->words_resource, "da", &said),
+						rs->words_resource, "da", rs->messages, &said),
 			 0);
 	for (i = 0; i < sizeof(words_da_before) / sizeof(words_da_before[0]); i++)
 		ord_buf_addf(&want, "%s|%s\n", words_da_before[i][0], words_da_before[i][1]);
@@ -170,7 +202,7 @@ START_TEST(report_words_krigsspil)
 	/* in a language it does not give: English, every word */
 	ord_buf_reset(&said);
 	ck_assert_int_eq(ord_report_words_check((const char *)res->data, res->len,
-						rs->words_resource, "sv", &said),
+						rs->words_resource, "sv", rs->messages, &said),
 			 0);
 	ck_assert_ptr_null(strstr(said.buf, "dommeren"));
 	ck_assert_ptr_nonnull(strstr(said.buf, "the referee|\n"));
@@ -197,7 +229,7 @@ static char *words_refused(const char *row)
 		     "  </chart>\n"
 		     "</tables>\n",
 		     row);
-	msg = ord_strdup(ord_report_words_check(doc.buf, doc.len, "words.xml", "da", NULL)
+	msg = ord_strdup(ord_report_words_check(doc.buf, doc.len, "words.xml", "da", NULL, NULL)
 				 ? ord_error_last()
 				 : "");
 	ord_buf_release(&doc);
@@ -236,6 +268,136 @@ START_TEST(report_words_refused)
 }
 END_TEST
 
+/* a words document whose chart messages has rows, checked in Danish
+ * against two messages: its message, or "" */
+static const struct ord_message test_msgs[] = {
+	{ "t.move", "ordered to move ('%s') but no move was recorded" },
+	{ "t.fire", "ordered to fire at %s with %d guns" },
+	{ NULL, NULL },
+};
+
+static char *messages_refused(const char *labels, const char *rows)
+{
+	struct ord_buf doc = ORD_BUF_INIT;
+	char *msg;
+
+	ord_buf_addf(&doc,
+		     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<tables ruleset=\"krigsspil\">\n"
+		     "  <chart name=\"report_words\" title=\"ord\" labels=\"en da\">\n"
+		     "    <row en=\"units:\" da=\"enheder:\"/>\n"
+		     "  </chart>\n"
+		     "  <chart name=\"messages\" title=\"meddelelser\" labels=\"%s\">\n"
+		     "    <row id=\"t.move\" en=\"ordered to move ('%%s') but no move was recorded\" "
+		     "da=\"flyt ('%%s') mangler\"/>\n"
+		     "%s"
+		     "  </chart>\n"
+		     "</tables>\n",
+		     labels, rows);
+	msg = ord_strdup(ord_report_words_check(doc.buf, doc.len, "words.xml", "da", test_msgs, NULL)
+				 ? ord_error_last()
+				 : "");
+	ord_buf_release(&doc);
+	return msg;
+}
+
+/* A chart of messages: an unknown id, one given twice, an English that
+ * is no longer the message's, conversions out of order: each refused,
+ * naming the file and line. */
+START_TEST(messages_refused_lines)
+{
+	char *m;
+
+	m = messages_refused("id en da", "    <row id=\"t.fire\" en=\"ordered to fire at %s with "
+					 "%d guns\" da=\"skyd mod %s med %d kanoner\"/>\n");
+	ck_assert_str_eq(m, "");
+	free(m);
+	m = messages_refused("id en da", "    <row id=\"t.flee\" en=\"x\" da=\"y\"/>\n");
+	ck_assert_str_eq(m, "words.xml:8: 't.flee' is none of the ruleset's messages (expected one "
+			    "of its ids: t.move, t.fire)");
+	free(m);
+	m = messages_refused("id en da",
+			     "    <row id=\"t.move\" en=\"ordered to move ('%s') but no move was "
+			     "recorded\" da=\"flyt\"/>\n");
+	ck_assert_str_eq(m, "words.xml:8: the message 't.move' is given twice");
+	free(m);
+	m = messages_refused("id en da", "    <row id=\"t.fire\" en=\"ordered to fire at %s\" "
+					 "da=\"skyd mod %s\"/>\n");
+	ck_assert_str_eq(m, "words.xml:8: 'ordered to fire at %s' is not the English of message "
+			    "'t.fire' (expected 'ordered to fire at %s with %d guns': the message "
+			    "changed since its words were written)");
+	free(m);
+	m = messages_refused("id en da", "    <row id=\"t.fire\" en=\"ordered to fire at %s with "
+					 "%d guns\" da=\"%d kanoner skyder mod %s\"/>\n");
+	ck_assert_str_eq(m, "words.xml:8: '%d kanoner skyder mod %s' for message 't.fire' has the "
+			    "conversions '%d %s' (expected '%s %d', the English's, in that order)");
+	free(m);
+	m = messages_refused("en da", "");
+	ck_assert_ptr_nonnull(strstr(m, "chart 'messages' has no label 'id'"));
+	free(m);
+}
+END_TEST
+
+/* A message with an id said in Danish: its conversions filled with what
+ * filled the English's, or the words the module gave for one; English
+ * when appended to, or when the words give none. */
+START_TEST(diag_said_in_danish)
+{
+	const struct ord_ruleset *rs;
+	struct ord_report_words *w = NULL;
+	struct ord_diag d;
+	struct ord_buf out = ORD_BUF_INIT;
+	struct ord_diag_item *it;
+
+	ck_assert_int_eq(ord_ruleset_find(&rs, "krigsspil"), 0);
+	ck_assert_int_eq(ord_report_words_load(&w, rs, "da"), 0);
+	ord_diag_init(&d);
+	it = ord_diag_add_id(&d, 3, 5, "A1", "15", "ks.pending.fire-at",
+			     "ordered to fire ('%s') at %s but no fire (%s) was recorded",
+			     "skydning", "L2", "skyd");
+	ck_assert_str_eq(it->msg, "ordered to fire ('skydning') at L2 but no fire (skyd) was recorded");
+	ck_assert_uint_eq(it->nargs, 3);
+	ord_report_diag_said(&out, w, it);
+	ck_assert_str_eq(out.buf,
+			 "beordret til at skyde ('skydning') mod L2, men ingen skydning (skyd) er registreret");
+	ord_diag_item_arg_said(it, 1, "da", "Højderyggen");
+	ord_buf_reset(&out);
+	ord_report_diag_said(&out, w, it);
+	ck_assert_ptr_nonnull(strstr(out.buf, "mod Højderyggen, men"));
+	/* widths and numbers as the English wrote them */
+	it = ord_diag_add_id(&d, 0, 0, "A1", "12", "ks.pending.form",
+			     "ordered to form %s ('FORM') but no formation change (formation) was recorded",
+			     "kolonne");
+	ord_buf_reset(&out);
+	ord_report_diag_said(&out, w, it);
+	ck_assert_str_eq(out.buf, "beordret til at danne kolonne ('FORM'), men ingen "
+				  "formationsændring (formation) er registreret");
+	/* appended to: no longer the catalogue's, English */
+	ord_diag_item_addf(it, " (and more)");
+	ck_assert_ptr_null(it->id);
+	ord_buf_reset(&out);
+	ord_report_diag_said(&out, w, it);
+	ck_assert_str_eq(out.buf, "ordered to form kolonne ('FORM') but no formation change "
+				  "(formation) was recorded (and more)");
+	/* an id the words do not give, and English words: as written */
+	it = ord_diag_add_id(&d, 0, 0, "", "", "ks.none", "%d of %zu at %5.1f", 3, (size_t)7, 2.25);
+	ck_assert_str_eq(it->msg, "3 of 7 at   2.2");
+	ck_assert_uint_eq(it->nargs, 3);
+	ck_assert_str_eq(it->args[2].text, "  2.2");
+	ord_buf_reset(&out);
+	ord_report_diag_said(&out, w, it);
+	ck_assert_str_eq(out.buf, "3 of 7 at   2.2");
+	ord_report_words_free(w);
+	ck_assert_int_eq(ord_report_words_load(&w, rs, "en"), 0);
+	ord_buf_reset(&out);
+	ord_report_diag_said(&out, w, &d.items[0]);
+	ck_assert_str_eq(out.buf, "ordered to fire ('skydning') at L2 but no fire (skyd) was recorded");
+	ord_report_words_free(w);
+	ord_diag_release(&d);
+	ord_buf_release(&out);
+}
+END_TEST
+
 Suite *ord_test_suite(void)
 {
 	Suite *s = suite_create("texts");
@@ -247,6 +409,8 @@ Suite *ord_test_suite(void)
 	tcase_add_test(t, fake_context_all_languages);
 	tcase_add_test(t, report_words_krigsspil);
 	tcase_add_test(t, report_words_refused);
+	tcase_add_test(t, messages_refused_lines);
+	tcase_add_test(t, diag_said_in_danish);
 	suite_add_tcase(s, t);
 	return s;
 }
