@@ -658,6 +658,11 @@ struct ord_resolve_opts {
 	size_t *unrevealed;
 };
 int ord_game_resolve_opts(ord_game *g, const struct ord_resolve_opts *o, struct ord_buf *out);
+/* What a resolve that left n orders no event carries out says of them,
+ * "N orders no event of the turn carries out so far (orderly report
+ * --referee lists them)", in language lang as ord_game_lang names it
+ * (NULL: the ruleset's first; a Krigsspil game's Danish), into out. */
+int ord_game_pending_note(ord_game *g, const char *lang, size_t n, struct ord_buf *out);
 /*
  * Witnessed dice (ord_create_opts.witnessed; docs/threat-model.md).  The
  * referee closes the current phase's events (no more may be recorded; a

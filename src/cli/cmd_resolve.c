@@ -33,7 +33,7 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 	ord_game *g = NULL;
 	int *dice = NULL;
 	size_t ndice = 0;
-	struct ord_game_status st;
+	struct ord_buf note = ORD_BUF_INIT;
 	size_t pending = 0;
 	int stand_in = 0, empty = 0, rc;
 	const struct cli_opt opts[] = {
@@ -73,16 +73,14 @@ int cmd_resolve(const struct cli_cmd *cmd, int argc, char **argv)
 	rc = CLI_OK;
 	/* the orders left without their event: the phase is resolved all
 	 * the same (an order may be rightly left undone), but said */
-	if (pending && ord_game_status(g, &st) == 0)
-		cli_error("note: %zu order%s no event of the turn carries out so far (%s)", pending,
-			  pending == 1 ? "" : "s",
-			  strcmp(st.state, "sealed") ? "orderly audit lists them once the turn is exchanged"
-						     : "orderly report --referee lists them");
+	if (pending && ord_game_pending_note(g, lang, pending, &note) == 0)
+		cli_error("note: %s", note.buf);
 	ord_error_clear();
 out:
 	if (g)
 		ord_game_free(g);
 	free(dice);
 	ord_buf_release(&out);
+	ord_buf_release(&note);
 	return rc;
 }

@@ -1523,6 +1523,29 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 	return err;
 }
 
+int ord_game_pending_note(ord_game *g, const char *lang, size_t n, struct ord_buf *out)
+{
+	struct ord_report_words *w = NULL;
+	struct ord_store_turn t;
+	const char *said;
+	int err;
+
+	if ((err = ord_game_turn(g, &t, 0)) != 0 || (err = ord_report_lang(g->rs, lang, &said)) != 0 ||
+	    (err = ord_report_words_load(&w, g->rs, said)) != 0)
+		return err;
+	ord_buf_addf(out,
+		     ord_report_words_say(w, n == 1 ? "%zu order no event of the turn carries out so "
+						      "far (%s)"
+						    : "%zu orders no event of the turn carries out so "
+						      "far (%s)"),
+		     n,
+		     ord_report_words_say(w, t.state == ORD_TURN_SEALED
+						     ? "orderly report --referee lists them"
+						     : "orderly audit lists them once the turn is exchanged"));
+	ord_report_words_free(w);
+	return 0;
+}
+
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 {
 	return ord_game_info_lang(g, out, xml, "en");

@@ -98,6 +98,11 @@ static const char *const words_en[] = {
 	"resolve; %zu units still wait for an event of phase %s, by their sealed orders or the rules (%s)%s\n",
 	": resolved without, it goes undone",
 	": with no event of the phase recorded, resolve refuses it unless --empty",
+	/* resolve's note of the orders left (ord_game_pending_note) */
+	"%zu order no event of the turn carries out so far (%s)",
+	"%zu orders no event of the turn carries out so far (%s)",
+	"orderly report --referee lists them",
+	"orderly audit lists them once the turn is exchanged",
 };
 
 /* The report's words in the reader's language (words_load). */

@@ -272,7 +272,10 @@ expect_in "$OUT" "ordrer, som ingen hændelse i trækket endnu udfører:
 run ord report ascii.game --referee --lang en
 expect_in "$OUT" "  D4: ordered to move ('march') but no move (flyt) was recorded"
 expect_exit 0 ord resolve ascii.game
-expect_exit 0 ord resolve ascii.game
+# resolve's note of the orders left, in the referee's language as its results
+expect_in "$ERR" "note: 3 ordrer, som ingen hændelse i trækket endnu udfører (orderly report --referee viser dem)"
+expect_exit 0 ord resolve ascii.game --lang en
+expect_in "$ERR" "note: 3 orders no event of the turn carries out so far (orderly report --referee lists them)"
 # the referee's events name the units so too, on the line and in a file
 expect_exit 0 ord event ascii.game flyt unit="Soendre Jaegerkorps" x=120 y=60
 printf 'flyt unit="SLESVIGSKE JÆGERKORPS" x=90 y=68\n' >ascii-ev.txt

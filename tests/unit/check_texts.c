@@ -165,6 +165,13 @@ static const char *const words_da_before[][2] = {
 	{ ": resolved without, it goes undone", ": afgjort uden, bliver det ikke udført" },
 	{ ": with no event of the phase recorded, resolve refuses it unless --empty",
 	  ": uden nogen hændelse registreret i fasen afviser resolve den, medmindre --empty" },
+	{ "%zu order no event of the turn carries out so far (%s)",
+	  "%zu ordre, som ingen hændelse i trækket endnu udfører (%s)" },
+	{ "%zu orders no event of the turn carries out so far (%s)",
+	  "%zu ordrer, som ingen hændelse i trækket endnu udfører (%s)" },
+	{ "orderly report --referee lists them", "orderly report --referee viser dem" },
+	{ "orderly audit lists them once the turn is exchanged",
+	  "orderly audit viser dem, når trækket er udvekslet" },
 	/* the module's messages (ks_messages), by id */
 	{ "ks.pending.attack", "beordret til angreb ('A'), men intet angreb (angreb) er erklæret" },
 	{ "ks.pending.move", "beordret til at flytte ('%s'), men ingen flytning (flyt) er registreret" },
