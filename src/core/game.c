@@ -1560,12 +1560,13 @@ int ord_game_info_lang(ord_game *g, struct ord_buf *out, int xml, const char *la
 	const char *said;
 	int err;
 
-	if (lang && !strcmp(lang, "all")) {
+	if (lang && (!strcmp(lang, "all") || !ord_ruleset_language(g->rs, lang))) {
+		/* one language, not report's "all" */
 		struct ord_buf l = ORD_BUF_INIT;
 		ord_ruleset_languages(g->rs, &l);
 		err = ord_error_set(ORD_EUSAGE,
-				    "language 'all' (info writes one language: the %s ruleset writes %s)",
-				    g->rs->name, l.buf);
+				    "language '%s' (info writes one language: the %s ruleset writes %s)",
+				    lang, g->rs->name, l.buf);
 		ord_buf_release(&l);
 		return err;
 	}

@@ -266,6 +266,9 @@ expect_in "$OUT" "  D4: beordret til at flytte ('march'), men ingen flytning (fl
 run ord info ascii.game --lang all
 expect_eq "$RC" 64 "info in every language at once is refused"
 expect_in "$ERR" "language 'all' (info writes one language: the krigsspil ruleset writes da, en)"
+run ord info ascii.game --lang sv
+expect_eq "$RC" 64 "info in a language the ruleset does not write is refused"
+expect_in "$ERR" "language 'sv' (info writes one language: the krigsspil ruleset writes da, en)"
 run ord report ascii.game --referee
 expect_in "$OUT" "ordrer, som ingen hændelse i trækket endnu udfører:
   D3: beordret til at flytte ('march'), men ingen flytning (flyt) er registreret"
