@@ -279,7 +279,7 @@ static int messages_read(struct ord_report_words *w, const char *name, const cha
 		if (k == w->nmsgs) {
 			err = ord_error_set(ORD_EBADDATA,
 					    "%s:%u: '%s' is none of the ruleset's messages (expected one of its ids: %s)",
-					    name, ord_row_line(row), id, ids.buf ? ids.buf : "none");
+					    name, ord_row_line(row), id, ids.len ? ids.buf : "none");
 			goto out;
 		}
 		if (w->msg_said[k]) {

@@ -283,7 +283,7 @@ static const struct ord_message test_msgs[] = {
 	{ NULL, NULL },
 };
 
-static char *messages_refused(const char *labels, const char *rows)
+static char *messages_refused_of(const char *labels, const char *rows, const struct ord_message *msgs)
 {
 	struct ord_buf doc = ORD_BUF_INIT;
 	char *msg;
@@ -301,11 +301,16 @@ static char *messages_refused(const char *labels, const char *rows)
 		     "  </chart>\n"
 		     "</tables>\n",
 		     labels, rows);
-	msg = ord_strdup(ord_report_words_check(doc.buf, doc.len, "words.xml", "da", test_msgs, NULL)
+	msg = ord_strdup(ord_report_words_check(doc.buf, doc.len, "words.xml", "da", msgs, NULL)
 				 ? ord_error_last()
 				 : "");
 	ord_buf_release(&doc);
 	return msg;
+}
+
+static char *messages_refused(const char *labels, const char *rows)
+{
+	return messages_refused_of(labels, rows, test_msgs);
 }
 
 /* A chart of messages: an unknown id, one given twice, an English that
@@ -338,6 +343,11 @@ START_TEST(messages_refused_lines)
 					 "%d guns\" da=\"%d kanoner skyder mod %s\"/>\n");
 	ck_assert_str_eq(m, "words.xml:8: '%d kanoner skyder mod %s' for message 't.fire' has the "
 			    "conversions '%d %s' (expected '%s %d', the English's, in that order)");
+	free(m);
+	/* a ruleset that declares none */
+	m = messages_refused_of("id en da", "", NULL);
+	ck_assert_str_eq(m, "words.xml:7: 't.move' is none of the ruleset's messages (expected one "
+			    "of its ids: none)");
 	free(m);
 	m = messages_refused("en da", "");
 	ck_assert_ptr_nonnull(strstr(m, "chart 'messages' has no label 'id'"));
