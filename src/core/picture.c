@@ -3,7 +3,10 @@
  * ord_game_chart): the core reads the game at the turn and phase asked,
  * applies the fog of war of the reports (fog.h) and hands the ruleset's
  * draw slot a context holding only what the viewer may see; the ruleset
- * draws on a canvas (canvas.h), which becomes the SVG.
+ * draws on a canvas (canvas.h), which becomes the SVG.  A map is drawn by
+ * ord_map_draw (picture.h) from hooks that read the game file here, so
+ * that another source of the same turn (a bundle's record) gives the same
+ * bytes.
  *
  * What a side sees in a picture is what its report of the turn shows:
  *  - its own units, and the other sides' units its report lists (the
@@ -25,6 +28,8 @@
 #include "core/fog.h"
 #include "core/game.h"
 #include "core/phase.h"
+#include "core/picture.h"
+#include "core/report.h"
 
 static int add_unit(void *ud, const struct ord_store_unit *u)
 {
@@ -38,24 +43,94 @@ static int add_event(void *ud, const struct ord_store_event *e)
 	return 0;
 }
 
-static int phase_index(const struct ord_game *g, const char *name)
+/* side (NULL: the referee) is one of sides */
+static int side_check(const char *const *sides, size_t nsides, const char *side)
 {
-	return ord_fog_phase_index(g->rs, name);
+	struct ord_buf l = ORD_BUF_INIT;
+	size_t i;
+	int err;
+
+	if (!side)
+		return 0;
+	for (i = 0; i < nsides; i++)
+		if (!strcmp(sides[i], side))
+			return 0;
+	for (i = 0; i < nsides; i++)
+		ord_buf_addf(&l, "%s%s", i ? ", " : "", sides[i]);
+	err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side,
+			    l.buf ? l.buf : "");
+	ord_buf_release(&l);
+	return err;
+}
+
+static int draws(const struct ord_ruleset *rs, const char *kind)
+{
+	if (!ORD_RULESET_HAS(rs, 2) || !rs->draw)
+		return ord_error_set(ORD_ENOTFOUND, "ruleset '%s' draws no %s", rs->name, kind);
+	return 0;
+}
+
+/* A picture's words: a language of the ruleset (ord_report_lang), its own
+ * first by default; "all" has no meaning for a picture, so its first. */
+static int picture_lang(const struct ord_ruleset *rs, const char **lang)
+{
+	int err;
+
+	if ((err = ord_report_lang(rs, *lang, lang)) != 0)
+		return err;
+	if (!*lang)
+		*lang = ord_ruleset_language(rs, NULL);
+	return 0;
 }
 
 static int check_viewer(struct ord_game *g, const char *side, const char *kind)
 {
-	if (side && !ord_game_side_by_name(g, side)) {
-		struct ord_buf l = ORD_BUF_INIT;
-		int err;
-		ord_game_side_list(g, &l);
-		err = ord_error_set(ORD_ENOTFOUND, "unknown side '%s' (expected one of %s)", side,
-				    l.buf);
+	const char **names = ord_xcalloc(g->nsides + 1, sizeof(*names));
+	size_t i;
+	int err;
+
+	for (i = 0; i < g->nsides; i++)
+		names[i] = g->sides[i].name;
+	if ((err = side_check(names, g->nsides, side)) == 0)
+		err = draws(g->rs, kind);
+	free(names);
+	return err;
+}
+
+int ord_map_check(const struct ord_ruleset *rs, const char *const *sides, size_t nsides,
+		  const char *side, const char **lang)
+{
+	int err;
+
+	if ((err = side_check(sides, nsides, side)) != 0 || (err = draws(rs, "map")) != 0)
+		return err;
+	return picture_lang(rs, lang);
+}
+
+int ord_map_phase(const struct ord_ruleset *rs, const char *phase, int turn, int resolved,
+		  size_t nphases, int *k)
+{
+	struct ord_buf l = ORD_BUF_INIT;
+	int err;
+
+	*k = resolved;
+	if (!phase)
+		return 0;
+	if (!strcmp(phase, "start")) {
+		*k = 0;
+		return 0;
+	}
+	if (!(*k = ord_phase_named(rs, phase, &l))) {
+		err = ord_error_set(ORD_ENOTFOUND,
+				    "unknown phase '%s' (expected start or one of %s)", phase, l.buf);
 		ord_buf_release(&l);
 		return err;
 	}
-	if (!ORD_RULESET_HAS(g->rs, 2) || !g->rs->draw)
-		return ord_error_set(ORD_ENOTFOUND, "ruleset '%s' draws no %s", g->rs->name, kind);
+	ord_buf_release(&l);
+	if (*k > resolved)
+		return ord_error_set(ORD_ESTATE,
+				     "phase '%s' of turn %d is not resolved yet (%d of %zu are)",
+				     rs->phases[*k - 1], turn, resolved, nphases);
 	return 0;
 }
 
@@ -106,14 +181,19 @@ static int fill_step(void *ud, const struct ord_store_unit *u)
 	return 0;
 }
 
+/* What draw hands the ruleset besides the viewer's context. */
+struct draw_game {
+	const struct ord_ruleset *rs;
+	const char *const *sides, *const *titles;
+	size_t nsides;
+};
+
 /* Draw ctx (what the viewer sees); full holds every unit, whose scenario
  * attributes the picture may also read (ord_picture.setup). */
-static int draw(struct ord_game *g, const struct ord_ctx *full, struct ord_ctx *ctx,
+static int draw(const struct draw_game *dg, const struct ord_ctx *full, struct ord_ctx *ctx,
 		const char *side, struct ord_picture *what, struct ord_buf *svg)
 {
 	struct ord_canvas *cv = NULL;
-	const char **names = ord_xcalloc(g->nsides + 1, sizeof(*names));
-	const char **titles = ord_xcalloc(g->nsides + 1, sizeof(*titles));
 	struct ord_unit *setup = ord_xcalloc(full->nunits + 1, sizeof(*setup));
 	size_t i;
 	int err;
@@ -128,87 +208,63 @@ static int draw(struct ord_game *g, const struct ord_ctx *full, struct ord_ctx *
 	}
 	what->setup = setup;
 	what->nsetup = full->nunits;
+	what->sides = dg->sides;
+	what->side_titles = dg->titles;
+	what->nsides = dg->nsides;
+	ord_canvas_new(&cv, 800, 600);
+	if ((err = dg->rs->draw(ctx, side, cv, what)) == 0)
+		err = ord_canvas_svg(cv, svg);
+	ord_canvas_free(cv);
+	free(setup);
+	return err;
+}
+
+/* The game's sides for draw: their names and titles (to be freed). */
+static void game_sides(struct ord_game *g, struct draw_game *dg)
+{
+	const char **names = ord_xcalloc(g->nsides + 1, sizeof(*names));
+	const char **titles = ord_xcalloc(g->nsides + 1, sizeof(*titles));
+	size_t i;
 
 	for (i = 0; i < g->nsides; i++) {
 		names[i] = g->sides[i].name;
 		titles[i] = g->sides[i].title && *g->sides[i].title ? g->sides[i].title
 								    : g->sides[i].name;
 	}
-	what->sides = names;
-	what->side_titles = titles;
-	what->nsides = g->nsides;
-	ord_canvas_new(&cv, 800, 600);
-	if ((err = g->rs->draw(ctx, side, cv, what)) == 0)
-		err = ord_canvas_svg(cv, svg);
-	ord_canvas_free(cv);
-	free(names);
-	free(titles);
-	free(setup);
-	return err;
+	dg->rs = g->rs;
+	dg->sides = names;
+	dg->titles = titles;
+	dg->nsides = g->nsides;
 }
 
-/* A picture's words: a language of the ruleset (ord_game_lang), its own
- * first by default; "all" has no meaning for a picture, so its first. */
-static int picture_lang(ord_game *g, const char **lang)
+static void game_sides_release(struct draw_game *dg)
 {
-	int err;
-
-	if ((err = ord_game_lang(g, *lang, lang)) != 0)
-		return err;
-	if (!*lang)
-		*lang = ord_ruleset_language(g->rs, NULL);
-	return 0;
+	free((void *)dg->sides);
+	free((void *)dg->titles);
 }
 
-int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, const char *phase,
-		 const char *lang)
+int ord_map_draw(const struct ord_map_src *src, const char *side, const char *lang, struct ord_buf *svg)
 {
-	struct ord_store_turn t;
+	const struct ord_ruleset *rs = src->rs;
+	const struct ord_record *r = src->r;
+	const int k = src->phase;
 	struct ord_ctx full, view;
-	struct ord_record r;
 	struct ord_picture what;
+	struct draw_game dg = { rs, src->sides, src->side_titles, src->nsides };
 	int *met = NULL, *vmet = NULL;
 	unsigned *seen = NULL;
 	size_t *from = NULL, nseen = 0;
 	size_t i;
-	int err, k, j, loaded = 0, reading = 0;
+	int err, j;
 
-	ord_record_init(&r);
-	if ((err = check_viewer(g, side, "map")) != 0 || (err = picture_lang(g, &lang)) != 0)
-		return err;
-	if ((err = ord_game_turn(g, &t, turn)) != 0)
-		return err;
-	k = t.phase;
-	if (phase && strcmp(phase, "start")) {
-		struct ord_buf l = ORD_BUF_INIT;
-		if (!(k = ord_phase_named(g->rs, phase, &l))) {
-			err = ord_error_set(ORD_ENOTFOUND,
-					    "unknown phase '%s' (expected start or one of %s)",
-					    phase, l.buf);
-			ord_buf_release(&l);
-			return err;
-		}
-		ord_buf_release(&l);
-		phase = g->rs->phases[k - 1];
-		if (k > t.phase)
-			return ord_error_set(ORD_ESTATE,
-					     "phase '%s' of turn %d is not resolved yet (%d of %zu are)",
-					     phase, t.turn, t.phase, ord_game_nphases(g));
-	} else if (phase) {
-		k = 0;
-	}
-	if ((err = ord_store_begin_read(g->db)) != 0)
-		return err;
-	reading = 1;
-	ord_ctx_init(&full, g->rs, g->rules, t.turn);
-	ord_ctx_init(&view, g->rs, g->rules, t.turn);
-	ord_ctx_set_made(&full, g->made);
-	ord_ctx_set_made(&view, g->made);
-	loaded = 1;
-	if ((err = ord_store_units_at(g->db, t.turn, k, add_unit, &full)) != 0)
+	ord_ctx_init(&full, rs, src->rules, src->turn);
+	ord_ctx_init(&view, rs, src->rules, src->turn);
+	ord_ctx_set_made(&full, src->made);
+	ord_ctx_set_made(&view, src->made);
+	if ((err = src->units_at(src->ud, k, add_unit, &full)) != 0)
 		goto out;
 	ord_ctx_index(&full);
-	if ((err = ord_store_events_each(g->db, t.turn, NULL, 1, add_event, &full)) != 0)
+	if ((err = src->events(src->ud, add_event, &full)) != 0)
 		goto out;
 
 	/* the fog: the units and events the viewer sees, an enemy unit once a
@@ -216,35 +272,32 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	met = ord_xcalloc(full.nunits + 1, sizeof(*met));
 	from = ord_xcalloc(full.nunits + 1, sizeof(*from));
 	if (side)
-		ord_fog_units_met(g->rs, &full, side, k, met);
+		ord_fog_units_met(rs, &full, side, k, met);
 	for (i = 0; i < full.nunits; i++)
 		if (!side || !strcmp(full.units[i].side, side) || met[i]) {
 			from[view.nunits] = i;
 			copy_unit(&view, &full.units[i]);
 		}
 	ord_ctx_index(&view);
-	if ((err = ord_store_record_load_parts(g->db, t.turn, ORD_REC_RESULTS, &r)) != 0)
-		goto out;
 	/* a side's picture numbers the events it sees 1, 2, ... in the
 	 * turn's order, as its report does (fog.h): seen[n], event n's number
 	 * in the view, 0 for one the viewer does not see */
-	seen = ord_fog_event_numbers(g->rs, &full, &r, side, k, &nseen, NULL);
+	seen = ord_fog_event_numbers(rs, &full, r, side, k, &nseen, NULL);
 	for (i = 0; i < full.nevents; i++) {
 		const struct ord_event *e = &full.events[i];
-		if (phase_index(g, e->phase) > k)
+		if (ord_fog_phase_index(rs, e->phase) > k)
 			continue;
-		if (side && !ord_fog_event_seen(g->rs, &full, e, side))
+		if (side && !ord_fog_event_seen(rs, &full, e, side))
 			continue;
 		copy_event(&view, e, seen[e->seq]);
 	}
-	if ((err = ord_game_attach_sheets(g, &view, t.turn,
-					  t.state == ORD_TURN_EXCHANGED ? NULL : side)) != 0)
+	if ((err = src->sheets(src->ud, &view, src->state == ORD_TURN_EXCHANGED ? NULL : side)) != 0)
 		goto out;
-	for (i = 0; i < r.results.n; i++) {
-		const struct ord_rec_result *res = &r.results.v[i];
-		if (phase_index(g, res->phase) > k)
+	for (i = 0; i < r->results.n; i++) {
+		const struct ord_rec_result *res = &r->results.v[i];
+		if (ord_fog_phase_index(rs, res->phase) > k)
 			continue;
-		if (side && !ord_fog_result_seen(g->rs, &full, res->unit, (unsigned)res->event, side))
+		if (side && !ord_fog_result_seen(rs, &full, res->unit, (unsigned)res->event, side))
 			continue;
 		ord_ctx_add_stored_result(&view, res->phase,
 					  res->event > 0 ? seen[res->event] : (unsigned)res->event,
@@ -258,35 +311,103 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 		vmet[i] = met[from[i]];
 	for (j = 0; j <= k; j++) {
 		struct step_fill f = { &view, 0, j, side, vmet };
-		f.step = ord_ctx_story_step(&view, t.turn, j ? g->rs->phases[j - 1] : "");
-		if ((err = ord_store_units_at(g->db, t.turn, j, fill_step, &f)) != 0)
+		f.step = ord_ctx_story_step(&view, src->turn, j ? rs->phases[j - 1] : "");
+		if ((err = src->units_at(src->ud, j, fill_step, &f)) != 0)
 			goto out;
 	}
-	ord_store_end_read(g->db);
-	reading = 0;
 
 	memset(&what, 0, sizeof(what));
 	what.kind = "map";
-	what.game = g->title;
-	what.turn = t.turn;
-	what.phase = k ? g->rs->phases[k - 1] : "";
-	what.turn_state = ord_turn_state_name(t.state);
+	what.game = src->title;
+	what.turn = src->turn;
+	what.phase = k ? rs->phases[k - 1] : "";
+	what.turn_state = ord_turn_state_name(src->state);
 	what.lang = lang;
 	view.lang = lang;
 	view.phase = what.phase;
-	err = draw(g, &full, &view, side, &what, svg);
+	err = draw(&dg, &full, &view, side, &what, svg);
 out:
-	if (reading)
-		ord_store_end_read(g->db);
-	if (loaded) {
-		ord_ctx_release(&full);
-		ord_ctx_release(&view);
-	}
-	ord_record_release(&r);
+	ord_ctx_release(&full);
+	ord_ctx_release(&view);
 	free(met);
 	free(vmet);
 	free(seen);
 	free(from);
+	return err;
+}
+
+/* The game file's map: its hooks read the store, in one read. */
+struct game_map {
+	struct ord_game *g;
+	int turn;
+};
+
+static int game_units_at(void *ud, int phase, ord_store_unit_fn fn, void *fud)
+{
+	struct game_map *m = ud;
+
+	return ord_store_units_at(m->g->db, m->turn, phase, fn, fud);
+}
+
+static int game_events(void *ud, ord_store_event_fn fn, void *fud)
+{
+	struct game_map *m = ud;
+
+	return ord_store_events_each(m->g->db, m->turn, NULL, 1, fn, fud);
+}
+
+static int game_sheets(void *ud, struct ord_ctx *ctx, const char *only)
+{
+	struct game_map *m = ud;
+
+	return ord_game_attach_sheets(m->g, ctx, m->turn, only);
+}
+
+int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, const char *phase,
+		 const char *lang)
+{
+	struct ord_store_turn t;
+	struct ord_map_src src;
+	struct game_map m;
+	struct draw_game dg;
+	struct ord_record r;
+	int err, k;
+
+	if ((err = check_viewer(g, side, "map")) != 0 || (err = picture_lang(g->rs, &lang)) != 0)
+		return err;
+	if ((err = ord_game_turn(g, &t, turn)) != 0)
+		return err;
+	if ((err = ord_map_phase(g->rs, phase, t.turn, t.phase, ord_game_nphases(g), &k)) != 0)
+		return err;
+	if ((err = ord_store_begin_read(g->db)) != 0)
+		return err;
+	ord_record_init(&r);
+	game_sides(g, &dg);
+	if ((err = ord_store_record_load_parts(g->db, t.turn, ORD_REC_RESULTS, &r)) != 0)
+		goto out;
+	m.g = g;
+	m.turn = t.turn;
+	memset(&src, 0, sizeof(src));
+	src.rs = g->rs;
+	src.rules = g->rules;
+	src.made = g->made;
+	src.title = g->title;
+	src.sides = dg.sides;
+	src.side_titles = dg.titles;
+	src.nsides = dg.nsides;
+	src.turn = t.turn;
+	src.state = t.state;
+	src.phase = k;
+	src.r = &r;
+	src.units_at = game_units_at;
+	src.events = game_events;
+	src.sheets = game_sheets;
+	src.ud = &m;
+	err = ord_map_draw(&src, side, lang, svg);
+out:
+	ord_store_end_read(g->db);
+	ord_record_release(&r);
+	game_sides_release(&dg);
 	return err;
 }
 
@@ -360,12 +481,13 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 	struct state_rows rows = { NULL, 0, 0 };
 	struct story_fill f = { NULL, NULL };
 	struct ord_picture what;
+	struct draw_game dg;
 	int *met = NULL;
 	size_t *from = NULL;
 	size_t i, next = 0;
 	int err, t, k, loaded = 0, reading = 0;
 
-	if ((err = check_viewer(g, side, "chart")) != 0 || (err = picture_lang(g, &lang)) != 0)
+	if ((err = check_viewer(g, side, "chart")) != 0 || (err = picture_lang(g->rs, &lang)) != 0)
 		return err;
 	if ((err = ord_store_begin_read(g->db)) != 0)
 		return err;
@@ -453,7 +575,9 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 	what.turn_state = "";
 	what.lang = lang;
 	view.lang = lang;
-	err = draw(g, &full, &view, side, &what, svg);
+	game_sides(g, &dg);
+	err = draw(&dg, &full, &view, side, &what, svg);
+	game_sides_release(&dg);
 out:
 	if (reading)
 		ord_store_end_read(g->db);
