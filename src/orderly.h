@@ -1235,6 +1235,29 @@ int ord_bundle_verify_report(const char *bytes, size_t len, const char *name,
 int ord_bundle_verify_report_take(char *bytes, size_t len, const char *name,
 				  const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 				  struct ord_buf *out, struct ord_buf *report);
+/* What ord_bundle_verify_map_take draws. */
+struct ord_map_opts {
+	const char *side;  /* NULL or "referee" when no side has that name: the referee's */
+	int turn;          /* <= 0: the bundle's; else it must be the bundle's */
+	const char *phase; /* as ord_game_map takes it: NULL the last, "start", a name */
+	const char *lang;  /* as ord_game_map takes it */
+	/* the map as it was drawn before the exchange, once its phase was
+	 * resolved (the turn sealed, or resolved after the last phase: the
+	 * side's own sheet only); else as the game file draws it after */
+	int resolved;
+};
+/* ord_bundle_verify of bytes it takes (malloc'd, or NULL for none), and
+ * then, when every check holds, the map mo asks for drawn from the
+ * bundle's record into svg: byte for byte what ord_game_map gives from the
+ * game file for that turn and phase, by the same drawer (core/picture.h),
+ * with the same fog of war.  A bundle that fails a check draws nothing
+ * (ORD_ETAMPERED); an unknown side, phase or turn, or a ruleset that draws
+ * no map, ORD_ENOTFOUND; a language the ruleset does not write
+ * ORD_EUSAGE; a game without positions ORD_ESTATE; out holding the
+ * findings. */
+int ord_bundle_verify_map_take(char *bytes, size_t len, const char *name,
+			       const struct ord_verify_opts *opts, const struct ord_map_opts *mo,
+			       struct ord_buf *out, struct ord_buf *svg);
 /* ord_bundle_verify_report_take of bytes read from the file open at fd
  * (which stays the caller's): without a report (ro NULL), the rolls,
  * results and unit states are not kept once read and checked, but read

@@ -1,7 +1,9 @@
 /*
  * cmd_verify.c - `orderly verify BUNDLE [--pubkey KEY] [--receipt FILE|HEX]...
  * [--head FILE]... [--record FILE] [--scenario FILE] [--tables FILE]
- * [--report SIDE|referee [--resolved] [--xml] [--lang L]]`: check a turn
+ * [--report SIDE|referee [--resolved] [--xml] [--lang L]
+ * | --map SIDE|referee [--turn N] [--phase NAME|start] [--resolved]
+ * [--lang L] [-o FILE.svg|FILE.png] [--scale K]]`: check a turn
  * bundle offline, with no
  * game file: its signature (by the game's key when --pubkey gives it: 64
  * hex digits or a key file), the chain of its log entries, every
@@ -22,6 +24,13 @@
  * as it read before the exchange, when the last phase was resolved (the
  * one the mail judge mails then).  A bundle that fails a check prints no
  * report.
+ *
+ * --map: once every check holds, the side's map (or the referee's) drawn
+ * from the bundle's record, byte for byte what `orderly map GAME --turn N
+ * --side SIDE` draws from the game file, by the same drawer
+ * (core/picture.h), as SVG or PNG like `orderly map`; --resolved: as it
+ * was drawn before the exchange, once its phase was resolved.  A bundle
+ * that fails a check draws nothing.
  *
  * `orderly verify --receipt FILE... --pubkey KEY [--head FILE]...
  * [--commitment HEX]`, with no bundle: the player's check of a receipt
@@ -44,6 +53,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli_keys.h"
+#include "cli/cli_picture.h"
 #include "core/bundle.h"
 
 /* 1 when s is meant as a commitment: 64 hex digits, or hex digits that
@@ -154,7 +164,10 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	struct ord_buf scenario = ORD_BUF_INIT, tables = ORD_BUF_INIT;
 	const char *pubkey_s = NULL, *scenario_s = NULL, *tables_s = NULL, *report_s = NULL;
 	const char *lang = NULL, *record_s = NULL, *commit_s = NULL;
+	const char *map_s = NULL, *phase = NULL, *turn_s = NULL, *output = NULL, *scale = NULL;
 	struct ord_report_opts ro = { 0 };
+	struct ord_map_opts mo = { 0 };
+	struct ord_buf svg = ORD_BUF_INIT;
 	struct ord_head *rheads = NULL;
 	size_t nrheads = 0, ngiven = 0;
 	struct ord_witness_given *given = NULL;
@@ -166,7 +179,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	char *prefix = NULL;
 	size_t nbare = 0, nrcpt = 0;
 	struct ord_verify_opts vo;
-	int rc, xml = 0, resolved = 0;
+	int rc, xml = 0, resolved = 0, turn = 0;
 	const struct cli_opt opts[] = {
 		{ "pubkey", &pubkey_s, NULL },
 		{ "scenario", &scenario_s, NULL },
@@ -177,25 +190,32 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "resolved", NULL, &resolved },
 		{ "record", &record_s, NULL },
 		{ "commitment", &commit_s, NULL },
+		{ "map", &map_s, NULL },
+		{ "phase", &phase, NULL },
+		{ "turn", &turn_s, NULL },
+		{ "output", &output, NULL },
+		{ "scale", &scale, NULL },
 		{ NULL, NULL, NULL },
 	};
 
 	if ((rc = cli_take_repeated(cmd, &argc, argv, "receipt", &receipt_s, &nreceipts)) != 0 ||
 	    (rc = cli_take_repeated(cmd, &argc, argv, "head", &head_paths, &nheads)) != 0)
 		goto out;
+	cli_long_option(argc, argv, "-o", "--output");
 	if ((rc = cli_options(cmd, &argc, argv, opts)) != CLI_CONTINUE)
 		goto out;
 	if (argc < 2 && !nreceipts) {
 		rc = cli_usage_error(cmd, "missing BUNDLE");
 		goto out;
 	}
-	if (argc < 2 && (!pubkey_s || scenario_s || tables_s || report_s || record_s)) {
+	if (argc < 2 && (!pubkey_s || scenario_s || tables_s || report_s || record_s || map_s)) {
 		rc = cli_usage_error(cmd,
 				     !pubkey_s ? "missing BUNDLE (a receipt is checked without one against the game's key: give --pubkey KEY)"
 					       : "missing BUNDLE (--%s is an option of a bundle's verify; a receipt alone takes --pubkey, --head and --commitment)",
 				     scenario_s ? "scenario"
 				     : tables_s ? "tables"
 				     : report_s ? "report"
+				     : map_s    ? "map"
 						: "record");
 		goto out;
 	}
@@ -208,13 +228,32 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_usage_error(cmd, "unexpected argument '%s' (one bundle at a time)", argv[2]);
 		goto out;
 	}
-	if (!report_s && (xml || lang || resolved)) {
-		rc = cli_usage_error(cmd, "%s is an option of --report SIDE",
+	if (report_s && map_s) {
+		rc = cli_usage_error(cmd, "--report and --map exclude each other (one at a time)");
+		goto out;
+	}
+	if (!report_s && !map_s && (xml || lang || resolved)) {
+		rc = cli_usage_error(cmd, "%s is an option of --report SIDE or --map SIDE",
 				     xml    ? "--xml"
 				     : lang ? "--lang"
 					    : "--resolved");
 		goto out;
 	}
+	if (!map_s && (turn_s || output || scale || phase)) {
+		rc = cli_usage_error(cmd, "%s is an option of --map SIDE",
+				     turn_s   ? "--turn"
+				     : output ? "-o"
+				     : scale  ? "--scale"
+					      : "--phase");
+		goto out;
+	}
+	if (map_s && xml) {
+		rc = cli_usage_error(cmd, "--xml is an option of --report SIDE (a map is SVG or PNG)");
+		goto out;
+	}
+	if (map_s && ((rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0 ||
+		      (rc = cli_picture_args(cmd, output, scale)) != 0))
+		goto out;
 	receipts = calloc(nreceipts + 1, sizeof(*receipts));
 	heads = calloc(nheads + 1, sizeof(*heads));
 	rcpt_heads = calloc(nreceipts + 1, sizeof(*rcpt_heads));
@@ -282,7 +321,8 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	 * is read a piece at a time, twice (ord_bundle_verify_file) */
 	/* (a FIFO is not opened to be looked at: its writer would take that
 	 * open for the reader's and go) */
-	if (!report_s && strcmp(argv[1], "-") && stat(argv[1], &bst) == 0 && S_ISREG(bst.st_mode) &&
+	if (!report_s && !map_s && strcmp(argv[1], "-") && stat(argv[1], &bst) == 0 &&
+	    S_ISREG(bst.st_mode) &&
 	    (bfd = open(argv[1], O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) >= 0 &&
 	    (fstat(bfd, &bst) != 0 || !S_ISREG(bst.st_mode) ||
 	     (unsigned long long)bst.st_size > ORD_BUNDLE_MAX_BYTES)) {
@@ -325,10 +365,21 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	ro.xml = xml;
 	ro.lang = lang;
 	ro.resolved = resolved;
+	mo.side = map_s;
+	mo.turn = turn;
+	mo.phase = phase;
+	mo.lang = lang;
+	mo.resolved = resolved;
 	/* the bundle's bytes are let go once read: the replay holds its
 	 * record; and a file's rows are read again phase by phase from the
 	 * file, not held (a report is built from all of them) */
-	if (bfd >= 0) {
+	if (map_s) {
+		size_t blen;
+		char *bytes = ord_buf_detach(&bundle, &blen);
+
+		rc = ord_bundle_verify_map_take(bytes, blen, cli_input_name(argv[1]), &vo, &mo,
+						&out, &svg);
+	} else if (bfd >= 0) {
 		rc = ord_bundle_verify_file(bfd, (size_t)bst.st_size, cli_input_name(argv[1]), &vo,
 					    &out);
 	} else {
@@ -349,7 +400,16 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		if (fd >= 0)
 			close(fd);
 	}
-	if (rc == 0 && report_s) {
+	if (rc == 0 && map_s) {
+		/* the map alone on standard output (or in FILE), to compare
+		 * with the one received; what was checked beside it */
+		fputs(out.buf ? out.buf : "", stderr);
+		rc = cli_write_picture(output, &svg, scale);
+		goto out;
+	} else if (rc == ORD_ETAMPERED && map_s) {
+		fputs(out.buf ? out.buf : "", stderr);
+		cli_error("no map: the bundle does not verify, so its record is not the turn as it was played");
+	} else if (rc == 0 && report_s) {
 		/* the report alone on standard output, to compare with the
 		 * one received; what was checked beside it */
 		fputs(out.buf ? out.buf : "", stderr);
@@ -388,5 +448,6 @@ out:
 	ord_buf_release(&tables);
 	ord_buf_release(&out);
 	ord_buf_release(&report);
+	ord_buf_release(&svg);
 	return rc;
 }

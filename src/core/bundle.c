@@ -4,7 +4,8 @@
  * its signature and hands the record to the one verifier (verify.c), the
  * same that `orderly audit` runs over the game file; a record that
  * verified gives the turn report (`verify --report`) by the game file's
- * report builder (report.h).
+ * report builder (report.h), and the map (`verify --map`) by its drawer
+ * (picture.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "core/bundle.h"
 #include "core/canon.h"
 #include "core/crypto.h"
+#include "core/picture.h"
 #include "core/record.h"
 #include "core/report.h"
 #include "core/scenario.h"
@@ -826,7 +828,6 @@ static void drop_behind(struct reader *rd, size_t at)
 	rd->dropped = to;
 #else
 	(void)rd;
-	(void)at;
 #endif
 }
 
@@ -1788,6 +1789,34 @@ static char *record_made(const struct ord_record *r)
 	return NULL;
 }
 
+/* The sides of scenario sc, their names and titles (each array to be
+ * freed), as the game file holds them. */
+static void scenario_sides(const struct ord_scenario *sc, const char ***names, const char ***titles)
+{
+	size_t i;
+
+	*names = ord_xcalloc(sc->nsides + 1, sizeof(**names));
+	*titles = ord_xcalloc(sc->nsides + 1, sizeof(**titles));
+	for (i = 0; i < sc->nsides; i++) {
+		(*names)[i] = sc->sides[i].id;
+		(*titles)[i] = sc->sides[i].name && *sc->sides[i].name ? sc->sides[i].name
+								       : sc->sides[i].id;
+	}
+}
+
+/* "referee" is the referee (NULL), unless a side has that name. */
+static const char *viewer_of(const char *side, const char *const *sides, size_t nsides)
+{
+	size_t i;
+
+	if (!side || strcmp(side, "referee"))
+		return side;
+	for (i = 0; i < nsides; i++)
+		if (!strcmp(sides[i], side))
+			return side;
+	return NULL;
+}
+
 /* The report ro asks for, rebuilt from the verified record r with the
  * ruleset, tables and scenario the verifier read (c): the builder the game
  * file's report uses (report.h), from the units as the turn ended. */
@@ -1841,6 +1870,187 @@ static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int
 	return err;
 }
 
+/* A bundle's map: its hooks read the verified record. */
+struct record_map {
+	const struct ord_record *r;
+	const struct ord_scenario *sc;
+	const struct ord_notation *nt;
+	const char *const *sides;
+	struct ord_ctx *index; /* the scenario's units, indexed: a unit's index by its id */
+	char **attrs;          /* each unit's attributes, as the game file keeps them */
+	const char **state;    /* scratch: each unit's state at a phase */
+};
+
+static int record_units_at(void *ud, int phase, ord_store_unit_fn fn, void *fud)
+{
+	struct record_map *m = ud;
+	const struct ord_record *r = m->r;
+	int *latest = ord_xcalloc(m->sc->nunits + 1, sizeof(*latest));
+	size_t i;
+	int err = 0;
+
+	/* as ord_store_units_at: each unit's last state of a phase up to
+	 * phase of the turn, else the state the turn opened with */
+	for (i = 0; i < m->sc->nunits; i++) {
+		m->state[i] = i < r->units.n ? r->units.v[i].state : "";
+		latest[i] = -1;
+	}
+	for (i = 0; i < r->states.n; i++) {
+		const struct ord_rec_state *s = &r->states.v[i];
+		const struct ord_unit *u;
+		size_t k;
+
+		if (s->turn != r->turn || s->phase > phase ||
+		    !(u = ord_ctx_find_unit(m->index, s->unit)) || strcmp(u->id, s->unit))
+			continue;
+		k = ord_ctx_unit_index(m->index, u);
+		if (s->phase >= latest[k]) {
+			latest[k] = s->phase;
+			m->state[k] = s->value;
+		}
+	}
+	for (i = 0; i < m->sc->nunits && !err; i++) {
+		const struct ord_scenario_unit *su = &m->sc->units[i];
+		struct ord_store_unit u = { 0, su->id, su->name, su->side, m->attrs[i], m->state[i] };
+		err = fn(fud, &u);
+	}
+	free(latest);
+	return err;
+}
+
+static int record_events(void *ud, ord_store_event_fn fn, void *fud)
+{
+	struct record_map *m = ud;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < m->r->events.n && !err; i++) {
+		const struct ord_rec_event *e = &m->r->events.v[i];
+		struct ord_store_event se = { e->seq,    e->phase, e->kind, e->args, e->override,
+					      e->checks, e->log,   0,       NULL };
+		if (!e->void_log)
+			err = fn(fud, &se);
+	}
+	return err;
+}
+
+/* As ord_game_attach_sheets: each side's latest version, in side order. */
+static int record_sheets(void *ud, struct ord_ctx *ctx, const char *only)
+{
+	struct record_map *m = ud;
+	const struct ord_record *r = m->r;
+	size_t i, j;
+
+	for (i = 0; i < m->sc->nsides; i++) {
+		const struct ord_rec_sheet *latest = NULL;
+		struct ord_sheet sheet;
+		struct ord_diag diag;
+
+		if (only && strcmp(only, m->sides[i]))
+			continue;
+		for (j = 0; j < r->sheets.n; j++)
+			if (!strcmp(r->sheets.v[j].side, m->sides[i]) &&
+			    (!latest || r->sheets.v[j].version > latest->version))
+				latest = &r->sheets.v[j];
+		if (!latest)
+			continue;
+		ord_sheet_init(&sheet);
+		ord_diag_init(&diag);
+		/* a sealed sheet was valid when it was accepted */
+		m->nt->parse(&sheet, (const char *)latest->bytes, latest->len, &diag);
+		ord_error_clear();
+		ord_ctx_attach_sheet(ctx, &sheet, m->sides[i]);
+		ord_diag_release(&diag);
+	}
+	return 0;
+}
+
+/* The map mo asks for, drawn from the verified record r with the ruleset,
+ * tables and scenario the verifier read (c): the drawer the game file's
+ * map uses (picture.h). */
+static int map_of(const struct ord_record *r, struct ord_verify_cache *c, int phases,
+		  const struct ord_map_opts *mo, struct ord_buf *svg)
+{
+	const struct ord_ruleset *rs;
+	const struct ord_notation *nt;
+	const struct ord_scenario *sc;
+	struct ord_rules *rules;
+	struct ord_map_src src;
+	struct record_map m;
+	struct ord_ctx index;
+	struct ord_buf a = ORD_BUF_INIT;
+	const char **sides = NULL, **titles = NULL, *side, *lang = mo->lang;
+	char *made = NULL;
+	size_t i, nphases;
+	int err, k;
+
+	if ((err = ord_verify_cache_game(c, &rs, &rules, &sc)) != 0 ||
+	    (err = ord_notation_find(&nt, rs->notation)) != 0)
+		return err;
+	for (nphases = 0; rs->phases[nphases]; nphases++)
+		;
+	scenario_sides(sc, &sides, &titles);
+	side = viewer_of(mo->side, sides, sc->nsides);
+	memset(&m, 0, sizeof(m));
+	ord_ctx_init(&index, rs, rules, r->turn);
+	if ((err = ord_map_check(rs, sides, sc->nsides, side, &lang)) != 0)
+		goto out;
+	if (mo->turn > 0 && mo->turn != r->turn) {
+		err = ord_error_set(ORD_ENOTFOUND, "--turn %d: the bundle is of turn %d", mo->turn,
+				    r->turn);
+		goto out;
+	}
+	if ((err = ord_map_phase(rs, mo->phase, r->turn, phases, nphases, &k)) != 0)
+		goto out;
+	m.r = r;
+	m.sc = sc;
+	m.nt = nt;
+	m.sides = sides;
+	m.index = &index;
+	m.attrs = ord_xcalloc(sc->nunits + 1, sizeof(*m.attrs));
+	m.state = ord_xcalloc(sc->nunits + 1, sizeof(*m.state));
+	for (i = 0; i < sc->nunits; i++) {
+		const struct ord_scenario_unit *su = &sc->units[i];
+		ord_buf_reset(&a);
+		ord_kv_serialize(&su->attrs, &a);
+		m.attrs[i] = ord_strdup(a.buf ? a.buf : "");
+		ord_ctx_add_unit(&index, su->id, su->name, su->side, "", "");
+	}
+	ord_ctx_index(&index);
+	memset(&src, 0, sizeof(src));
+	src.rs = rs;
+	src.rules = rules;
+	src.made = made = record_made(r);
+	src.title = r->title ? r->title : sc->title;
+	src.sides = sides;
+	src.side_titles = titles;
+	src.nsides = sc->nsides;
+	src.turn = r->turn;
+	/* a bundle is of an exchanged turn; drawn before the exchange, the
+	 * turn was sealed, or resolved once its last phase was */
+	src.state = !mo->resolved          ? ORD_TURN_EXCHANGED
+		    : (size_t)k >= nphases ? ORD_TURN_RESOLVED
+					   : ORD_TURN_SEALED;
+	src.phase = k;
+	src.r = r;
+	src.units_at = record_units_at;
+	src.events = record_events;
+	src.sheets = record_sheets;
+	src.ud = &m;
+	err = ord_map_draw(&src, side, lang, svg);
+out:
+	for (i = 0; m.attrs && i < sc->nunits; i++)
+		free(m.attrs[i]);
+	free(m.attrs);
+	free(m.state);
+	ord_ctx_release(&index);
+	ord_buf_release(&a);
+	free(sides);
+	free(titles);
+	free(made);
+	return err;
+}
+
 int ord_bundle_verify(const char *bytes, size_t len, const char *name,
 		      const struct ord_verify_opts *opts, struct ord_buf *out)
 {
@@ -1881,7 +2091,8 @@ int ord_bundle_read_record(const char *bytes, size_t len, const char *name, stru
 static int verify_report(const char *bytes, size_t len, char *owned, int fd, struct fill_src *fs,
 			 const struct sig_tail *taken, const char *name,
 			 const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
-			 struct ord_buf *out, struct ord_buf *report)
+			 struct ord_buf *out, struct ord_buf *report, const struct ord_map_opts *mo,
+			 struct ord_buf *svg)
 {
 	struct ord_verify_cache *cache = NULL;
 	struct ord_record r;
@@ -1902,7 +2113,7 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		v.kept = &kept;
 	ord_record_init(&r);
 	reader_init(&rd, name, &r, bytes);
-	if (fd >= 0 && !ro) {
+	if (fd >= 0 && !ro && !mo) {
 		src.fd = fd;
 		src.name = name;
 		src.chunk = ord_record_chunk();
@@ -1982,7 +2193,7 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 	owned = NULL;
 	bytes = NULL;
 	/* a report is built from the tables and scenario the verifier read */
-	if (ro)
+	if (ro || mo)
 		cache = ord_verify_cache_new();
 	if ((err = ord_verify_record_cached(&r, opts, &v, &facts, cache)) != 0)
 		goto out;
@@ -2025,6 +2236,8 @@ static int verify_report(const char *bytes, size_t len, char *owned, int fd, str
 		/* only a record that verified is the turn as it was played */
 		if (ro)
 			err = report_of(&r, cache, facts.phases, ro, report);
+		else if (mo)
+			err = map_of(&r, cache, facts.phases, mo, svg);
 	}
 out:
 	ord_vout_failed_release(&kept);
@@ -2047,7 +2260,7 @@ int ord_bundle_verify_report(const char *bytes, size_t len, const char *name,
 			     const struct ord_verify_opts *opts, const struct ord_report_opts *ro,
 			     struct ord_buf *out, struct ord_buf *report)
 {
-	return verify_report(bytes, len, NULL, -1, NULL, NULL, name, opts, ro, out, report);
+	return verify_report(bytes, len, NULL, -1, NULL, NULL, name, opts, ro, out, report, NULL, NULL);
 }
 
 int ord_bundle_verify_report_take(char *bytes, size_t len, const char *name,
@@ -2055,7 +2268,15 @@ int ord_bundle_verify_report_take(char *bytes, size_t len, const char *name,
 				  struct ord_buf *out, struct ord_buf *report)
 {
 	return verify_report(bytes ? bytes : "", len, bytes, -1, NULL, NULL, name, opts, ro, out,
-			     report);
+			     report, NULL, NULL);
+}
+
+int ord_bundle_verify_map_take(char *bytes, size_t len, const char *name,
+			       const struct ord_verify_opts *opts, const struct ord_map_opts *mo,
+			       struct ord_buf *out, struct ord_buf *svg)
+{
+	return verify_report(bytes ? bytes : "", len, bytes, -1, NULL, NULL, name, opts, NULL, out,
+			     NULL, mo, svg);
 }
 
 int ord_bundle_verify_report_fd(char *bytes, size_t len, int fd, const char *name,
@@ -2063,7 +2284,7 @@ int ord_bundle_verify_report_fd(char *bytes, size_t len, int fd, const char *nam
 				struct ord_buf *out, struct ord_buf *report)
 {
 	return verify_report(bytes ? bytes : "", len, bytes, fd, NULL, NULL, name, opts, ro, out,
-			     report);
+			     report, NULL, NULL);
 }
 
 /* The first read of a bundle's file (struct fill_src): each piece hashed,
@@ -2161,7 +2382,8 @@ int ord_bundle_verify_file_in(int fd, size_t len, const char *name,
 	if (between)
 		between(ud, 1);
 	if (!whole) {
-		err = verify_report(NULL, len, NULL, fd, &fs, &tail, name, opts, NULL, out, NULL);
+		err = verify_report(NULL, len, NULL, fd, &fs, &tail, name, opts, NULL, out, NULL,
+				    NULL, NULL);
 		goto out;
 	}
 	/* read whole, as from standard input */
@@ -2174,7 +2396,8 @@ int ord_bundle_verify_file_in(int fd, size_t len, const char *name,
 					    "%s changed while it was verified: it ends at byte %zu, not %zu",
 					    name, got, len);
 	} else {
-		err = verify_report(bytes, len, bytes, fd, NULL, NULL, name, opts, NULL, out, NULL);
+		err = verify_report(bytes, len, bytes, fd, NULL, NULL, name, opts, NULL, out, NULL,
+				    NULL, NULL);
 	}
 out:
 	free(fs.buf);

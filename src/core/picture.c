@@ -4,9 +4,9 @@
  * applies the fog of war of the reports (fog.h) and hands the ruleset's
  * draw slot a context holding only what the viewer may see; the ruleset
  * draws on a canvas (canvas.h), which becomes the SVG.  A map is drawn by
- * ord_map_draw (picture.h) from hooks that read the game file here, so
- * that another source of the same turn (a bundle's record) gives the same
- * bytes.
+ * ord_map_draw (picture.h) from hooks that read the game file here, or a
+ * verified bundle's record (bundle.c: `verify --map`), so that the two
+ * give the same bytes.
  *
  * What a side sees in a picture is what its report of the turn shows:
  *  - its own units, and the other sides' units its report lists (the

@@ -1,11 +1,11 @@
 /*
  * picture.h - the one drawer of a turn's map (picture.c), whatever the
- * turn's source: the game file (ord_game_map) or, to come, a turn bundle
- * that verified.  What the map shows
+ * turn's source: the game file (ord_game_map) or a turn bundle that
+ * verified (ord_bundle_verify_map_take, bundle.c).  What the map shows
  * comes from the units' states after each phase, the turn's events and
  * results, and its sheets, read through the source's hooks, and the fog
  * of war of the reports (fog.h) is applied here, once: so that a player
- * can rebuild the map the referee handed him from a bundle and find it
+ * can rebuild the map the referee handed him from the bundle and find it
  * byte for byte the same, or not.
  */
 #ifndef ORD_PICTURE_H
