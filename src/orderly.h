@@ -809,6 +809,12 @@ struct ord_report_opts {
 	 * last phase was resolved, before the exchange (its side's own sheet
 	 * only), as the mail judge mails it then; else as it reads after */
 	int resolved;
+	/* ord_bundle_verify_report: the report of a side as it read once
+	 * this phase was resolved ("start": once the turn was sealed, none
+	 * resolved), before the exchange, as the web page shows it during
+	 * the turn; NULL: as resolved says.  Not of the referee's report,
+	 * which lists the events recorded for the next phase as they came */
+	const char *phase;
 };
 int ord_game_report_opts(ord_game *g, const struct ord_report_opts *o, struct ord_buf *out);
 /* The report as text and as XML from one reading of the game (o->xml is

@@ -1,7 +1,7 @@
 /*
  * cmd_verify.c - `orderly verify BUNDLE [--pubkey KEY] [--receipt FILE|HEX]...
  * [--head FILE]... [--record FILE] [--scenario FILE] [--tables FILE]
- * [--report SIDE|referee [--resolved] [--xml] [--lang L]
+ * [--report SIDE|referee [--resolved|--phase NAME|start] [--xml] [--lang L]
  * | --map SIDE|referee [--turn N] [--phase NAME|start] [--resolved]
  * [--lang L] [-o FILE.svg|FILE.png] [--scale K]]`: check a turn
  * bundle offline, with no
@@ -22,8 +22,9 @@
  * report GAME --side SIDE --turn N` prints from the game file, on standard
  * output; the findings go to standard error then.  --resolved: the report
  * as it read before the exchange, when the last phase was resolved (the
- * one the mail judge mails then).  A bundle that fails a check prints no
- * report.
+ * one the mail judge mails then); --phase: a side's report as it read once
+ * that phase was resolved (the web page's during the turn).  A bundle
+ * that fails a check prints no report.
  *
  * --map: once every check holds, the side's map (or the referee's) drawn
  * from the bundle's record, byte for byte what `orderly map GAME --turn N
@@ -232,23 +233,28 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_usage_error(cmd, "--report and --map exclude each other (one at a time)");
 		goto out;
 	}
-	if (!report_s && !map_s && (xml || lang || resolved)) {
+	if (!report_s && !map_s && (xml || lang || resolved || phase)) {
 		rc = cli_usage_error(cmd, "%s is an option of --report SIDE or --map SIDE",
-				     xml    ? "--xml"
-				     : lang ? "--lang"
-					    : "--resolved");
+				     xml     ? "--xml"
+				     : lang  ? "--lang"
+				     : phase ? "--phase"
+					     : "--resolved");
 		goto out;
 	}
-	if (!map_s && (turn_s || output || scale || phase)) {
+	if (!map_s && (turn_s || output || scale)) {
 		rc = cli_usage_error(cmd, "%s is an option of --map SIDE",
 				     turn_s   ? "--turn"
 				     : output ? "-o"
-				     : scale  ? "--scale"
-					      : "--phase");
+					      : "--scale");
 		goto out;
 	}
 	if (map_s && xml) {
 		rc = cli_usage_error(cmd, "--xml is an option of --report SIDE (a map is SVG or PNG)");
+		goto out;
+	}
+	if (report_s && phase && resolved) {
+		rc = cli_usage_error(cmd,
+				     "--phase and --resolved exclude each other: the report of a phase is as it read before the exchange");
 		goto out;
 	}
 	if (map_s && ((rc = cli_parse_positive(cmd, "--turn", turn_s, &turn)) != 0 ||
@@ -365,6 +371,7 @@ int cmd_verify(const struct cli_cmd *cmd, int argc, char **argv)
 	ro.xml = xml;
 	ro.lang = lang;
 	ro.resolved = resolved;
+	ro.phase = phase;
 	mo.side = map_s;
 	mo.turn = turn;
 	mo.phase = phase;

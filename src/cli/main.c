@@ -94,7 +94,7 @@ static const struct cli_cmd commands[] = {
 	{ "export", "GAME --turn N [-o FILE] [--key FILE]",
 	  "write an exchanged turn as a signed bundle", cmd_export },
 	{ "verify",
-	  "BUNDLE [--pubkey KEY] [--receipt FILE|HEX]... [--head FILE]... [--record FILE] [--scenario FILE] [--tables FILE] [--report SIDE|referee [--resolved] [--xml] [--lang L] | --map SIDE|referee [--turn N] [--phase NAME|start] [--resolved] [--lang L] [-o FILE.svg|FILE.png] [--scale K]] | --receipt FILE... --pubkey KEY [--head FILE]... [--commitment HEX]",
+	  "BUNDLE [--pubkey KEY] [--receipt FILE|HEX]... [--head FILE]... [--record FILE] [--scenario FILE] [--tables FILE] [--report SIDE|referee [--resolved|--phase NAME|start] [--xml] [--lang L] | --map SIDE|referee [--turn N] [--phase NAME|start] [--resolved] [--lang L] [-o FILE.svg|FILE.png] [--scale K]] | --receipt FILE... --pubkey KEY [--head FILE]... [--commitment HEX]",
 	  "check a turn bundle offline; exit 1 on problems; --report: the turn report rebuilt from it; --map: the map; with no BUNDLE, whose sheet a receipt is for, when it comes",
 	  cmd_verify },
 	{ "keygen", "FILE", "make a key pair: the secret key in FILE, the public one in FILE.pub",

@@ -20,6 +20,7 @@
 #include "core/bundle.h"
 #include "core/canon.h"
 #include "core/crypto.h"
+#include "core/fog.h"
 #include "core/picture.h"
 #include "core/record.h"
 #include "core/report.h"
@@ -1819,7 +1820,8 @@ static const char *viewer_of(const char *side, const char *const *sides, size_t 
 
 /* The report ro asks for, rebuilt from the verified record r with the
  * ruleset, tables and scenario the verifier read (c): the builder the game
- * file's report uses (report.h), from the units as the turn ended. */
+ * file's report uses (report.h), from the units as the turn ended, or as
+ * it stood once phase ro->phase was resolved. */
 static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int phases,
 		     const struct ord_report_opts *ro, struct ord_buf *report)
 {
@@ -1828,20 +1830,35 @@ static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int
 	const struct ord_scenario *sc;
 	struct ord_report_src src;
 	struct ord_report_opts o;
+	struct ord_record upto;
 	struct ord_rules *rules;
 	struct ord_ctx ctx;
-	const char **sides;
+	const char **sides = NULL, **titles = NULL;
 	char *made = NULL;
-	size_t i;
-	int err;
+	size_t i, nphases;
+	int err, k = -1;
 
 	if ((err = ord_verify_cache_game(c, &rs, &rules, &sc)) != 0 ||
 	    (err = ord_notation_find(&nt, rs->notation)) != 0)
 		return err;
 	memset(&src, 0, sizeof(src));
-	sides = ord_xcalloc(sc->nsides + 1, sizeof(*sides));
-	for (i = 0; i < sc->nsides; i++)
-		sides[i] = sc->sides[i].id;
+	scenario_sides(sc, &sides, &titles);
+	o = *ro;
+	o.side = viewer_of(o.side, sides, sc->nsides);
+	for (nphases = 0; rs->phases[nphases]; nphases++)
+		;
+	if (o.phase) {
+		/* the referee's report during the turn listed the events
+		 * recorded for the next phase as they came in, and what no
+		 * event carried out yet: no moment of the record fixes it */
+		if (!o.side) {
+			err = ord_error_set(ORD_EUSAGE,
+					    "--phase: a side's report as it read during the turn, not the referee's (his listed the events recorded for the next phase as they came in)");
+			goto out;
+		}
+		if ((err = ord_map_phase(rs, o.phase, r->turn, phases, nphases, &k)) != 0)
+			goto out;
+	}
 	src.rs = rs;
 	src.nt = nt;
 	src.title = r->title ? r->title : sc->title;
@@ -1849,23 +1866,36 @@ static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int
 	src.nsides = sc->nsides;
 	src.turn = r->turn;
 	/* a bundle is of an exchanged turn; its report before the exchange
-	 * differs only by the state and the sheets it shows */
-	src.state = ro->resolved ? ORD_TURN_RESOLVED : ORD_TURN_EXCHANGED;
-	src.phase = phases;
+	 * differs only by the state and the sheets it shows, and during the
+	 * turn by the units' states, events and results of the phases not
+	 * resolved yet, which it leaves out */
+	src.state = k >= 0         ? ((size_t)k >= nphases ? ORD_TURN_RESOLVED : ORD_TURN_SEALED)
+		    : ro->resolved ? ORD_TURN_RESOLVED
+				   : ORD_TURN_EXCHANGED;
+	src.phase = k >= 0 ? k : phases;
 	src.r = r;
+	if (k >= 0) {
+		/* the results of the phases resolved by then: a view of r,
+		 * its rows r's (never released) */
+		upto = *r;
+		upto.results.v = ord_xcalloc(r->results.n + 1, sizeof(*upto.results.v));
+		upto.results.n = 0;
+		for (i = 0; i < r->results.n; i++)
+			if (ord_fog_phase_index(rs, r->results.v[i].phase) <= k)
+				upto.results.v[upto.results.n++] = r->results.v[i];
+		src.r = &upto;
+	}
 	src.ctx = &ctx;
 	ord_ctx_init(&ctx, rs, rules, r->turn);
 	ord_ctx_set_made(&ctx, made = record_made(r));
-	ord_report_ctx_of_record(&ctx, r, sc);
-	/* "referee": the referee's report, unless a side has that name */
-	o = *ro;
-	if (o.side && !strcmp(o.side, "referee") && ord_report_side_check(&src, o.side)) {
-		ord_error_clear();
-		o.side = NULL;
-	}
+	ord_report_ctx_of_record(&ctx, r, sc, k);
 	err = ord_report_build(&src, &o, o.xml ? NULL : report, o.xml ? report : NULL);
 	ord_ctx_release(&ctx);
+	if (k >= 0)
+		free(upto.results.v);
+out:
 	free(sides);
+	free(titles);
 	free(made);
 	return err;
 }

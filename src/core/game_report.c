@@ -951,7 +951,7 @@ out:
 }
 
 void ord_report_ctx_of_record(struct ord_ctx *ctx, const struct ord_record *r,
-			      const struct ord_scenario *sc)
+			      const struct ord_scenario *sc, int upto)
 {
 	struct ord_buf a = ORD_BUF_INIT;
 	const struct ord_rec_state **last;
@@ -972,7 +972,8 @@ void ord_report_ctx_of_record(struct ord_ctx *ctx, const struct ord_record *r,
 	for (i = 0; i < r->states.n; i++) {
 		const struct ord_rec_state *s = &r->states.v[i];
 		const struct ord_unit *u;
-		if (s->turn != r->turn || !(u = ord_ctx_find_unit(ctx, s->unit)))
+		if (s->turn != r->turn || (upto >= 0 && s->phase > upto) ||
+		    !(u = ord_ctx_find_unit(ctx, s->unit)))
 			continue;
 		k = ord_ctx_unit_index(ctx, u);
 		if (!last[k] || last[k]->phase <= s->phase)
@@ -990,7 +991,7 @@ void ord_report_ctx_of_record(struct ord_ctx *ctx, const struct ord_record *r,
 	/* the events that stand: a voided one is as if it was never recorded */
 	for (i = 0; i < r->events.n; i++) {
 		const struct ord_rec_event *e = &r->events.v[i];
-		if (!e->void_log)
+		if (!e->void_log && (upto < 0 || ord_fog_phase_index(ctx->rs, e->phase) <= upto))
 			ord_ctx_add_event(ctx, e->seq, e->phase, e->kind, e->args, e->override,
 					  e->checks);
 	}

@@ -95,8 +95,10 @@ int ord_report_build(const struct ord_report_src *src, const struct ord_report_o
 /* Fill ctx (ord_ctx_init'd, empty) from record r as its turn ended: each
  * unit of the scenario sc with the state r's turn opened with (r->units),
  * or the last of the turn's state rows (r->states), as the game file's
- * report reads each unit's latest; and r's events that stand. */
+ * report reads each unit's latest; and r's events that stand.  upto >= 0:
+ * as the turn stood once its phase upto was resolved (0: none), each
+ * unit's last state of a phase up to it, and the events of those phases. */
 void ord_report_ctx_of_record(struct ord_ctx *ctx, const struct ord_record *r,
-			      const struct ord_scenario *sc);
+			      const struct ord_scenario *sc, int upto);
 
 #endif

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# test_verify_map.sh - `orderly verify BUNDLE --map SIDE`: a player rebuilds
-# from the signed bundle the map he was shown during the turn (the web
-# page's: the turn as it stood after each phase, before the exchange,
-# --resolved) and after it, and finds it byte for byte the one the game
-# file gave, SVG and PNG;
+# test_verify_map.sh - `orderly verify BUNDLE --map SIDE` and `--report SIDE
+# --phase NAME`: a player rebuilds from the signed bundle the map and the
+# report he was shown during the turn (the web page's: the turn as it stood
+# after each phase, before the exchange, --resolved for the map) and after
+# it, and finds them byte for byte the ones the game file gave, SVG and PNG;
 # a map with one unit moved differs; a bundle that fails a check draws
 # nothing.  Two turns of the Krigsspil demo (real dice), each side's
 # picture and report taken from the game file just before each phase is
@@ -123,6 +123,7 @@ for turn in 1 2; do
 		for s in $SIDES; do
 			# during the turn, as the web page showed them
 			same "$SNAP/$turn-$k-$s.svg" ord verify "$B" --map "$s" --phase "$p" --resolved
+			same "$SNAP/$turn-$k-$s.txt" ord verify "$B" --report "$s" --phase "$p"
 			# after the exchange, as `orderly map` draws them from the file
 			ord map "$G" --turn "$turn" --side "$s" --phase "$p" >"$TMP/want.svg"
 			same "$TMP/want.svg" ord verify "$B" --map "$s" --phase "$p"
@@ -159,6 +160,13 @@ for turn in 1 2; do
 	run ord verify "$TMP/k-$turn.xml" --map referee
 	expect_in "$OUT" 'id="unit-L14"'
 done
+# a report during the turn leaves out what the next phase's events would
+# tell: the Danes' report before the fire names no allied unit met
+run ord verify "$B" --report danske --phase fredelige-flytninger
+expect_in "$OUT" "træk 1 (forseglet), rapport til danske"
+expect_not_in "$OUT" "fjendtlige enheder mødt i dette træk:"
+run ord verify "$B" --report danske --phase skydninger
+expect_in "$OUT" "fjendtlige enheder mødt i dette træk:"
 
 # a map the referee changed: one allied unit moved on the Danes' map of
 # turn 2 (its group drawn 10 units to the right) is not the one rebuilt
@@ -187,6 +195,9 @@ expect_in "$ERR" "no map: the bundle does not verify"
 run ord verify "$TMP/changed.xml" --map danske
 expect_eq "$RC" 1 "a changed bundle, to standard output"
 expect_eq "$OUT" "" "the standard output of a --map of a changed bundle"
+run ord verify "$TMP/changed.xml" --report danske --phase skydninger
+expect_eq "$RC" 1 "a changed bundle's report of a phase"
+expect_eq "$OUT" "" "the standard output of a --report --phase of a changed bundle"
 
 # bad input: said, nothing drawn
 run ord verify "$B" --map preussen
@@ -214,7 +225,13 @@ run ord verify "$B" --map danske --report danske
 expect_eq "$RC" 64 "--map and --report"
 run ord verify "$B" --phase skydninger
 expect_eq "$RC" 64 "--phase alone"
-expect_in "$ERR" "--phase is an option of --map SIDE"
+expect_in "$ERR" "--phase is an option of --report SIDE or --map SIDE"
+run ord verify "$B" --report danske --phase skydninger --resolved
+expect_eq "$RC" 64 "--phase and --resolved of a report"
+run ord verify "$B" --report referee --phase skydninger
+expect_eq "$RC" 64 "the referee's report of a phase"
+expect_in "$ERR" "a side's report as it read during the turn, not the referee's"
+expect_eq "$OUT" "" "the referee's report of a phase"
 # a ruleset that draws no map where its units have no positions
 play_demo battalion "$TMP/b.game"
 expect_exit 0 ord export "$TMP/b.game" --turn 1 -o "$TMP/b-1.xml"
@@ -222,4 +239,9 @@ run ord verify "$TMP/b-1.xml" --map french
 expect_eq "$RC" 65 "a map of a game without positions"
 expect_in "$ERR" "no unit of this game has a position"
 expect_eq "$OUT" "" "the map of a game without positions"
-note "ok: each side's map (SVG and PNG) as shown after each phase of two turns, and after the exchange, rebuilt byte for byte from the bundle; a moved unit and a changed bundle show"
+# ... whose reports of a phase are rebuilt all the same
+ord report "$TMP/b.game" --side french --turn 1 >/dev/null
+run ord verify "$TMP/b-1.xml" --report french --phase fire
+expect_eq "$RC" 0 "a battalion report of a phase"
+expect_in "$OUT" "turn 1 (sealed), report for french"
+note "ok: each side's map (SVG and PNG) and report as shown after each phase of two turns, and its maps after the exchange, rebuilt byte for byte from the bundle; a moved unit and a changed bundle show"
