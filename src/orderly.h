@@ -987,7 +987,18 @@ struct ord_head {
 				   * -1 a line that starts so but does not read, or a second one */
 	unsigned words_sig_line; /* its line, when read */
 	unsigned char words_signature[64];
+	/* appended by hsecr11 (attack 49's leftover): the head states and
+	 * signs no entry number (format v3, ORD_HEAD_MAGIC_V3: a close head,
+	 * with its phase, or a link head, of a witnessed game, handed out
+	 * before the exchange, where the number told how many events the
+	 * phase logged).  The hash fixes the entry, whose number it hashes;
+	 * seq is 0 in a head read from a file, and found in the log by the
+	 * hash (audit, verify) */
+	int unnumbered;
 };
+/* The first line of a head of format v3 (an orderly before it refuses the
+ * file at that line: it reads "orderly signed head v2" only). */
+#define ORD_HEAD_MAGIC_V3 "orderly signed head v3"
 /* The comment line that opens a fixed-dice game's head. */
 #define ORD_HEAD_FIXED_DICE "# FIXED DICE: a test game made with 'orderly new --fixed-dice'."
 /* The turn whose sheets a head's seed commitment binds (turn + 1 after an

@@ -144,7 +144,11 @@ static int check_after_opening(const char *path, const struct ord_head *h, const
 			  open_path, opens, path, h->turn, h->turn);
 		return CLI_DATAERR;
 	}
-	if (h->seq <= o.seq) {
+	/* a head of format v3 states no number (attack 49's leftover): which
+	 * entry its hash is, and of which turn, is shown by the bundle after
+	 * the exchange (verify --head), as a number the referee signed falsely
+	 * always was */
+	if (!h->unnumbered && h->seq <= o.seq) {
 		cli_error("'%s' says it closes a phase of turn %d, but signs entry %lld, which comes before that turn's opening (entry %lld): a close head dated into a later turn; do not reveal a link for it",
 			  path, h->turn, (long long)h->seq, (long long)o.seq);
 		return CLI_DATAERR;
@@ -313,6 +317,7 @@ static int parse_answered(char *rest, struct answered *a, struct ord_head *out)
 		phase = take_field(&rest, "phase");
 	if (phase)
 		entry = take_field(&rest, "entry");
+	/* "none": a head of format v3, which states no entry number */
 	if (entry)
 		hash = take_field(&rest, "hash");
 	if (hash)
@@ -329,9 +334,11 @@ static int parse_answered(char *rest, struct answered *a, struct ord_head *out)
 	}
 	if (!b64 || *rest || strlen(game) != 32 || ord_unhex(a->game_id, 16, game) != 16 ||
 	    strlen(hash) != 64 || ord_unhex(a->hash, 32, hash) != 32 || parse_number(turn, &t) ||
-	    parse_number(phase, &ph) || parse_number(entry, &a->seq) || t > 1000000000L ||
-	    ph > WITNESS_LINKS)
+	    parse_number(phase, &ph) || (strcmp(entry, "none") && parse_number(entry, &a->seq)) ||
+	    t > 1000000000L || ph > WITNESS_LINKS)
 		return -1;
+	if (!strcmp(entry, "none"))
+		a->seq = 0;
 	a->turn = (int)t;
 	a->phase = (int)ph;
 	len = strlen(b64);
@@ -341,7 +348,8 @@ static int parse_answered(char *rest, struct answered *a, struct ord_head *out)
 	if (!sodium_base642bin(bin, len, b64, len, NULL, &len, NULL, sodium_base64_VARIANT_ORIGINAL) &&
 	    !ord_head_parse(&h, (const char *)bin, len, "the record") && !ord_head_check(&h) &&
 	    !strcmp(h.at, "close") && !memcmp(h.game_id, a->game_id, 16) && h.turn == a->turn &&
-	    h.phase == a->phase && h.seq == a->seq && !memcmp(h.hash, a->hash, 32)) {
+	    h.phase == a->phase && h.seq == a->seq && !h.unnumbered == !!a->seq &&
+	    !memcmp(h.hash, a->hash, 32)) {
 		memcpy(a->key, h.key, 32);
 		if (out)
 			*out = h;
@@ -464,7 +472,9 @@ static int record_find(struct record *r, const struct ord_head *h, const char *s
 			*prev = 1;
 		if (a.phase != h->phase)
 			continue;
-		if (a.seq == h->seq && !memcmp(a.hash, h->hash, 32)) {
+		/* the same close: the same hash (a head of format v3 states
+		 * no number, and the hash fixes the entry) */
+		if (!memcmp(a.hash, h->hash, 32) && (a.seq == h->seq || !a.seq || h->unnumbered)) {
 			/* the same head answered again: the same line only for
 			 * the same side and link (another nonce, key or side
 			 * gives another link, which is written too: no link
@@ -509,7 +519,12 @@ static int record_append(struct record *r, const struct ord_head *h, const char 
 			  sodium_base64_VARIANT_ORIGINAL);
 	ord_buf_adds(&line, "answered: game=");
 	ord_buf_add_hex(&line, h->game_id, 16);
-	ord_buf_addf(&line, " turn=%d phase=%d entry=%lld hash=", h->turn, h->phase, (long long)h->seq);
+	ord_buf_addf(&line, " turn=%d phase=%d entry=", h->turn, h->phase);
+	if (h->unnumbered)
+		ord_buf_adds(&line, "none");
+	else
+		ord_buf_addf(&line, "%lld", (long long)h->seq);
+	ord_buf_adds(&line, " hash=");
 	ord_buf_add_hex(&line, h->hash, 32);
 	ord_buf_addf(&line, " head=%s side=%s link=", b64, side);
 	ord_buf_add_hex(&line, link, 32);
@@ -545,7 +560,15 @@ static int refuse_second_close(const struct record *r, const char *path, const s
 
 	ord_buf_add_hex(&gid, h->game_id, 16);
 	ord_buf_addf(&kept, "close-%d-%d-answered.head", h->turn, h->phase);
-	if (!memcmp(first->key, h->key, 32)) {
+	if (!memcmp(first->key, h->key, 32) && (!first->seq || h->unnumbered)) {
+		char a[65], b[65];
+
+		ord_hex(a, first->hash, 32);
+		ord_hex(b, h->hash, 32);
+		ord_buf_addf(&why,
+			     "the game's key signed two different closes of phase %d of turn %d (hashes %.16s... and %.16s...; you answered the first) of game %s: the turn was played twice, or a copy of it, and the referee may have known your links before he recorded the phase's events",
+			     h->phase, h->turn, a, b, gid.buf);
+	} else if (!memcmp(first->key, h->key, 32)) {
 		ord_buf_addf(&why,
 			     "the game's key signed two different closes of phase %d of turn %d (entries %lld and %lld%s; you answered the first) of game %s: the turn was played twice, or a copy of it, and the referee may have known your links before he recorded the phase's events",
 			     h->phase, h->turn, first->seq, (long long)h->seq,
@@ -668,7 +691,7 @@ static int check_receipt(const struct cli_cmd *cmd, const struct link_for_opts *
 			  o->receipt, r.turn, h->turn, h->turn);
 		return CLI_DATAERR;
 	}
-	if (r.seq >= h->seq) {
+	if (!h->unnumbered && r.seq >= h->seq) {
 		cli_error("'%s' signs entry %lld, which comes after the close it would answer (entry %lld): a sheet is stored before its turn's seal; do not reveal a link for it",
 			  o->receipt, (long long)r.seq, (long long)h->seq);
 		return CLI_DATAERR;

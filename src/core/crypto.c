@@ -305,6 +305,23 @@ void ord_sig_close_msg(unsigned char out[32], const unsigned char game_id[16], i
 	ord_digest_final(&d, out);
 }
 
+void ord_sig_unnumbered_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+			    const char *at, int phase, const unsigned char hash[32])
+{
+	struct ord_digest d;
+
+	/* no entry number: the hash fixes the entry (its number is hashed
+	 * in it, and the close's blind keeps it from being guessed), so the
+	 * head tells nobody how many entries came before it (attack 49) */
+	ord_digest_init(&d, "orderly-head-signature-v3");
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_str(&d, at);
+	ord_digest_int(&d, phase);
+	ord_digest_bytes(&d, hash, 32);
+	ord_digest_final(&d, out);
+}
+
 void ord_sig_words_msg(unsigned char out[32], const unsigned char game_id[16], int turn, const char *at,
 		       int64_t seq, const unsigned char hash[32], const struct ord_receipt *words)
 {

@@ -107,6 +107,13 @@ void ord_sig_head_msg(unsigned char out[32], const unsigned char game_id[16], in
  * are signed by ord_sig_head_msg (at "close", zeros) and state no phase. */
 void ord_sig_close_msg(unsigned char out[32], const unsigned char game_id[16], int turn, int phase,
 		       int64_t seq, const unsigned char hash[32]);
+/* The game's signature over a head that states no entry number (format
+ * v3: a close head, with its phase, or a link head, phase 0), handed out
+ * before the exchange: the entry's hash alone fixes which entry it signs,
+ * and the number, which would tell how many events the phase logged, is
+ * read from the bundle after the exchange (docs/threat-model.md, 49). */
+void ord_sig_unnumbered_msg(unsigned char out[32], const unsigned char game_id[16], int turn,
+			    const char *at, int phase, const unsigned char hash[32]);
 /* The game's signature over a receipt's (or sealed head's) words, the
  * turn, side, version and commitment a player reads in its comment, with
  * the head's game, turn, kind, entry and hash: a message of its own

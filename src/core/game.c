@@ -1884,7 +1884,11 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 			return ord_error_set(ORD_ESTATE,
 					     "entry %lld is no close of a phase's events: its head is not signed",
 					     (long long)h.seq);
-		ord_sig_close_msg(msg, g->game_id, h.turn, phase, h.seq, h.hash);
+		/* and no entry number: the number less the seal's told every
+		 * side how many events the phase logged, the enemy's hidden
+		 * ones included (attack 49's leftover); the hash fixes the
+		 * entry */
+		ord_sig_unnumbered_msg(msg, g->game_id, h.turn, "close", phase, h.hash);
 	} else {
 		ord_sig_head_msg(msg, g->game_id, h.turn, h.at, h.seq, h.hash, h.seed_commitment);
 	}
@@ -1903,6 +1907,7 @@ int ord_game_sign_head(struct ord_game *g, int turn, const char *at, struct ord_
 		memcpy(out->key, g->pk, 32);
 		memcpy(out->signature, h.signature, 64);
 		out->phase = phase;
+		out->unnumbered = phase > 0;
 		out->fixed_dice = g->fixed_dice;
 	}
 	return 0;
@@ -2039,8 +2044,14 @@ static int sign_entry(ord_game *g, struct ord_head *out, struct entry_find *f)
 		out->has_commitment = 1;
 		memcpy(out->commitment, f->logged, 32);
 	}
-	ord_sig_head_msg(msg, g->game_id, out->turn, out->at, out->seq, out->hash,
-			 out->has_commitment ? out->commitment : none);
+	/* a link head is handed out before the exchange, after the close:
+	 * its number would tell the close's (attack 49's leftover) */
+	out->unnumbered = !strcmp(f->at, "link");
+	if (out->unnumbered)
+		ord_sig_unnumbered_msg(msg, g->game_id, out->turn, out->at, 0, out->hash);
+	else
+		ord_sig_head_msg(msg, g->game_id, out->turn, out->at, out->seq, out->hash,
+				 out->has_commitment ? out->commitment : none);
 	ord_sig_sign(out->signature, msg, g->sk);
 	if (out->has_commitment) {
 		/* the words the player reads, signed under a message of their
@@ -2117,7 +2128,11 @@ static int head_of(ord_game *g, struct ord_head *out, const struct ord_rec_head 
 	if (!strcmp(at, "close")) {
 		if ((err = close_phase(g, h->seq, &out->phase)) != 0)
 			return err;
+		/* signed without its number since hsecr11, with it before */
+		out->unnumbered = out->phase > 0;
 		if (out->phase && ord_head_check(out))
+			out->unnumbered = 0;
+		if (out->phase && !out->unnumbered && ord_head_check(out))
 			out->phase = 0;
 	}
 	return 0;

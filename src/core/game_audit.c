@@ -505,11 +505,15 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 
 	for (i = 0; i < n; i++) {
 		const struct ord_head *h = &heads[i];
-		const struct entry *e = signed_entry(a, h->seq);
+		const struct entry *e = h->seq ? signed_entry(a, h->seq) : NULL;
 
 		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)", h->turn,
-			     h->at, (long long)h->seq);
+		if (h->unnumbered && !h->seq)
+			ord_buf_addf(&what, "the head you kept of turn %d's %s (hash %.16s...)",
+				     h->turn, h->at, hex_of(hex, h->hash));
+		else
+			ord_buf_addf(&what, "the head you kept of turn %d's %s (entry %lld)",
+				     h->turn, h->at, (long long)h->seq);
 		if (memcmp(h->game_id, a->g->game_id, 16)) {
 			ord_vout_fail(&a->v, "%s: it is a head of another game", what.buf);
 		} else if (memcmp(h->key, a->g->pk, 32)) {
@@ -519,6 +523,13 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 				      what.buf, hex);
 		} else if (ord_head_check(h)) {
 			ord_vout_fail(&a->v, "%s: its signature does not hold", what.buf);
+		} else if (h->unnumbered && !h->seq) {
+			ord_vout_fail(&a->v,
+				      "%s: no entry of the log has the hash it signs: the history up to it was rewritten%s",
+				      what.buf,
+				      !strcmp(h->at, "close")
+					      ? " (its phase's events recorded again after the links were revealed: attack 14)"
+					      : "");
 		} else if (!e || !e->found) {
 			ord_vout_fail(&a->v,
 				      "%s: log entry %lld it signed is gone (the log was cut back)",
@@ -586,6 +597,7 @@ static int audit(ord_game *g, int turn, const struct ord_head *heads, size_t nhe
 	struct audit a;
 	struct turns x;
 	struct ord_store_turn cur;
+	struct ord_head *given = NULL; /* heads, v3's with the number of their entry */
 	int64_t i;
 	int err;
 
@@ -607,9 +619,24 @@ static int audit(ord_game *g, int turn, const struct ord_head *heads, size_t nhe
 	 * check_units reads (ord_game_config makes it when first asked) */
 	g->have_scenario_hash = 0;
 	a.cache = ord_verify_cache_new();
-	/* the entries the player's heads sign, looked for as the log is read */
+	/* the entries the player's heads sign, looked for as the log is read;
+	 * a head of format v3 names its entry by its hash alone (attack 49's
+	 * leftover), found here by the index of kinds */
 	if (nheads) {
 		size_t k;
+		given = ord_xcalloc(nheads, sizeof(*given));
+		for (k = 0; k < nheads; k++) {
+			given[k] = heads[k];
+			if (given[k].unnumbered &&
+			    (err = ord_store_log_seq_of(g->db,
+							!strcmp(given[k].at, "link") ? "witness"
+										     : given[k].at,
+							given[k].hash, &given[k].seq)) != 0 &&
+			    err != ORD_ENOTFOUND)
+				goto out;
+		}
+		err = 0;
+		heads = given;
 		a.signed_at = ord_xcalloc(nheads, sizeof(*a.signed_at));
 		for (k = 0; k < nheads; k++)
 			a.signed_at[k].seq = heads[k].seq;
@@ -677,6 +704,7 @@ out:
 		free(a.signed_at[i].body);
 	}
 	free(a.signed_at);
+	free(given);
 	free(a.create_body);
 	if (a.have_created)
 		ord_canon_config_release(&a.created);

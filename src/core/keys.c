@@ -485,6 +485,68 @@ static void read_words(struct ord_head *out, const char *text, size_t len)
 	ord_buf_release(&ours);
 }
 
+/* Whether the first line of text that is no comment is line. */
+static int first_line_is(const char *text, size_t len, const char *line)
+{
+	const char *p = text, *end = text + len;
+	size_t n = strlen(line);
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		size_t k;
+
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		k = (size_t)(e - p);
+		if (k && p[k - 1] == '\r')
+			k--;
+		while (k && (p[k - 1] == ' ' || p[k - 1] == '\t'))
+			k--;
+		if (k && *p != '#')
+			return k == n && !memcmp(p, line, n);
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/* A head of format v3 (ORD_HEAD_MAGIC_V3): a close head or a link head
+ * that states no entry number, nor a seed commitment or a commitment. */
+static int unnumbered_parse(struct ord_head *out, const struct field *f, const char *name)
+{
+	static const char *const names[] = { "entry", "seed-commitment", "commitment" };
+	size_t i;
+	long v;
+
+	for (i = 0; i < ORD_ARRAY_SIZE(names); i++) {
+		const struct field *x = &f[i == 0 ? 3 : i == 1 ? 5 : 9];
+		if (x->seen)
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: a head of format v3 states no '%s' (expected game, turn, at, phase, hash, key and signature: it signs the entry's hash alone, which fixes the entry, and its number is read from the bundle after the exchange)",
+					     name, x->line, names[i]);
+	}
+	if (strcmp(out->at, "close") && strcmp(out->at, "link"))
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: 'at' is '%s' (expected close or link: only those heads are of format v3)",
+				     name, f[2].line, out->at);
+	if (!strcmp(out->at, "close") && !f[8].seen)
+		return ord_error_set(ORD_EBADDATA,
+				     "%s: a close head of format v3 has no 'phase' (expected the phase it closes)",
+				     name);
+	if (f[8].seen) {
+		if (strcmp(out->at, "close"))
+			return ord_error_set(ORD_EBADDATA,
+					     "%s:%u: a head of a %s has no phase (only a phase's close has)",
+					     name, f[8].line, out->at);
+		if (ord_parse_long(f[8].value, &v) || v < 1 || v > ORD_WITNESS_LINKS)
+			return ord_error_set(ORD_EBADDATA, "%s:%u: 'phase' is not a phase number",
+					     name, f[8].line);
+		out->phase = (int)v;
+	}
+	out->unnumbered = 1;
+	out->seq = 0; /* found in the log by its hash */
+	return 0;
+}
+
 int ord_head_parse(struct ord_head *out, const char *text, size_t len, const char *name)
 {
 	struct field f[] = { { "game", "", 0, 0, 0 },  { "turn", "", 0, 0, 0 },
@@ -495,14 +557,20 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 			     { NULL, "", 0, 0, 0 } };
 	static const char *const ats[] = { "open",    "seal",   "close", "exchange",
 					   "receipt", "sealed", "link" };
+	int v3 = first_line_is(text, len, ORD_HEAD_MAGIC_V3);
 	size_t i;
 	long v;
 	int err;
 
 	memset(out, 0, sizeof(*out));
 	out->fixed_dice = comment_line(text, len, ORD_HEAD_FIXED_DICE);
-	if ((err = parse_record(f, "orderly signed head v2", text, len, name)) != 0 ||
-	    (err = field_hex(out->game_id, 16, &f[0], name)) != 0 ||
+	if (v3) {
+		f[3].optional = f[5].optional = 1; /* refused below when given */
+		err = parse_record(f, ORD_HEAD_MAGIC_V3, text, len, name);
+	} else {
+		err = parse_record(f, "orderly signed head v2", text, len, name);
+	}
+	if (err != 0 || (err = field_hex(out->game_id, 16, &f[0], name)) != 0 ||
 	    (err = field_hex(out->hash, 32, &f[4], name)) != 0 ||
 	    (err = field_hex(out->key, 32, &f[6], name)) != 0 ||
 	    (err = field_hex(out->signature, 64, &f[7], name)) != 0)
@@ -519,6 +587,8 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 				     "%s:%u: 'at' is '%s' (expected open, seal, close, exchange, receipt, sealed or link)",
 				     name, f[2].line, f[2].value);
 	memcpy(out->at, ats[i], strlen(ats[i]) + 1);
+	if (v3)
+		return unnumbered_parse(out, f, name);
 	if (ord_parse_long(f[3].value, &v) || v < 1)
 		return ord_error_set(ORD_EBADDATA, "%s:%u: 'entry' is not a log entry number", name,
 				     f[3].line);
@@ -567,7 +637,7 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 
 void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 {
-	ord_buf_adds(out, "orderly signed head v2\n");
+	ord_buf_adds(out, h->unnumbered ? ORD_HEAD_MAGIC_V3 "\n" : "orderly signed head v2\n");
 	if (h->fixed_dice)
 		ord_buf_adds(out, ORD_HEAD_FIXED_DICE
 			     "\n"
@@ -612,11 +682,26 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 			     "# now, and only against this head ('orderly witness --link-for --head FILE\n"
 			     "# --phase %d --pubkey KEY ...').\n",
 			     h->phase, h->phase, h->phase);
+	if (h->unnumbered)
+		ord_buf_adds(out,
+			     "# It states no entry number, which would tell how many events were\n"
+			     "# recorded before it: its hash fixes the entry, and the bundle shows\n"
+			     "# its number after the exchange.\n");
 	ord_buf_adds(out, "game: ");
 	ord_buf_add_hex(out, h->game_id, 16);
 	ord_buf_addf(out, "\nturn: %d\nat: %s\n", h->turn, h->at);
 	if (h->phase > 0)
 		ord_buf_addf(out, "phase: %d\n", h->phase);
+	if (h->unnumbered) {
+		ord_buf_adds(out, "hash: ");
+		ord_buf_add_hex(out, h->hash, 32);
+		ord_buf_adds(out, "\nkey: ");
+		ord_buf_add_hex(out, h->key, 32);
+		ord_buf_adds(out, "\nsignature: ");
+		ord_buf_add_hex(out, h->signature, 64);
+		ord_buf_addch(out, '\n');
+		return;
+	}
 	ord_buf_addf(out, "entry: %lld\nhash: ", (long long)h->seq);
 	ord_buf_add_hex(out, h->hash, 32);
 	ord_buf_adds(out, "\nseed-commitment: ");
@@ -694,7 +779,9 @@ int ord_head_check(const struct ord_head *h)
 	static const unsigned char none[32];
 	unsigned char msg[32];
 
-	if (h->phase > 0)
+	if (h->unnumbered)
+		ord_sig_unnumbered_msg(msg, h->game_id, h->turn, h->at, h->phase, h->hash);
+	else if (h->phase > 0)
 		ord_sig_close_msg(msg, h->game_id, h->turn, h->phase, h->seq, h->hash);
 	else
 		ord_sig_head_msg(msg, h->game_id, h->turn, h->at, h->seq, h->hash,

@@ -2298,6 +2298,10 @@ static int record_head_holds(const struct vr *x, const struct ord_rec_head *h)
 	int phase = strcmp(h->at, "close") ? 0 : close_phase_at(x, h->seq);
 
 	if (phase) {
+		/* without its number (since hsecr11), or with it */
+		ord_sig_unnumbered_msg(msg, r->game_id, h->turn, "close", phase, h->hash);
+		if (!ord_sig_check(h->signature, msg, r->key))
+			return 1;
 		ord_sig_close_msg(msg, r->game_id, h->turn, phase, h->seq, h->hash);
 		if (!ord_sig_check(h->signature, msg, r->key))
 			return 1;
@@ -2305,6 +2309,27 @@ static int record_head_holds(const struct vr *x, const struct ord_rec_head *h)
 	ord_sig_head_msg(msg, r->game_id, h->turn, h->at, h->seq, h->hash,
 			 h->has_seed_commitment ? h->seed_commitment : none);
 	return !ord_sig_check(h->signature, msg, r->key);
+}
+
+/*
+ * The entry a head of format v3 signs, which it names by its hash alone
+ * (attack 49's leftover): the entry of this bundle's log with that hash,
+ * or the one before its first (the previous turn's last).  0 when none
+ * has it.
+ */
+static int64_t unnumbered_seq(const struct vr *x, const unsigned char hash[32])
+{
+	const struct ord_record *r = x->r;
+	size_t i;
+
+	if (!r->entries.n)
+		return 0;
+	if (!memcmp(r->prev, hash, 32))
+		return r->entries.v[0].seq - 1;
+	for (i = 0; i < r->entries.n; i++)
+		if (!memcmp(r->entries.v[i].hash, hash, 32))
+			return r->entries.v[i].seq;
+	return 0;
 }
 
 static void check_heads(struct vr *x)
@@ -2356,16 +2381,30 @@ static void check_heads(struct vr *x)
 					 : "");
 	for (i = 0; x->o && i < x->o->nheads + x->o->nrecord_heads; i++) {
 		int kept = i < x->o->nheads;
-		const struct ord_head *h = kept ? &x->o->heads[i]
-						: &x->o->record_heads[i - x->o->nheads];
+		const struct ord_head *given = kept ? &x->o->heads[i]
+						    : &x->o->record_heads[i - x->o->nheads];
+		struct ord_head found;
+		const struct ord_head *h = given;
 		int before = x->v->failures, rc;
 
 		if (!kept && (memcmp(h->game_id, r->game_id, 16) || h->turn != r->turn))
 			continue;
+		if (given->unnumbered) {
+			/* its number is the entry's its hash names here */
+			found = *given;
+			found.seq = unnumbered_seq(x, given->hash);
+			h = &found;
+		}
 		ord_buf_reset(&what);
-		ord_buf_addf(&what, "the head %s of turn %d's %s (entry %lld)",
-			     kept ? "you kept" : "your witness record keeps", h->turn, h->at,
-			     (long long)h->seq);
+		ord_hex(hex, h->hash, 32);
+		if (h->unnumbered && !h->seq)
+			ord_buf_addf(&what, "the head %s of turn %d's %s (hash %.16s...)",
+				     kept ? "you kept" : "your witness record keeps", h->turn,
+				     h->at, hex);
+		else
+			ord_buf_addf(&what, "the head %s of turn %d's %s (entry %lld)",
+				     kept ? "you kept" : "your witness record keeps", h->turn,
+				     h->at, (long long)h->seq);
 		if (memcmp(h->game_id, r->game_id, 16)) {
 			char mine[33], theirs[33];
 
@@ -2384,6 +2423,29 @@ static void check_heads(struct vr *x)
 		}
 		if (ord_head_check(h)) {
 			ord_vout_fail(x->v, "%s: its signature does not hold", what.buf);
+			continue;
+		}
+		if (h->unnumbered && !h->seq) {
+			/* no entry of this log has the hash it signs */
+			if (h->turn < r->turn)
+				ord_vout_note(x->v,
+					      "%s: a head of an earlier turn, whose entry it names by its hash alone: it is checked by the verify of turn %d's bundle",
+					      what.buf, h->turn);
+			else if (h->turn > r->turn)
+				ord_vout_note(x->v,
+					      "%s: a head of a later turn, not used (this turn's log is entries %lld to %lld): give it to the verify of turn %d's bundle",
+					      what.buf, (long long)r->entries.v[0].seq,
+					      (long long)r->entries.v[r->entries.n - 1].seq, h->turn);
+			else
+				ord_vout_fail(x->v,
+					      "%s: no entry of this turn's log (entries %lld to %lld) has the hash it signs: the history up to it was rewritten%s",
+					      what.buf, (long long)r->entries.v[0].seq,
+					      (long long)r->entries.v[r->entries.n - 1].seq,
+					      !strcmp(h->at, "close")
+						      ? " (its phase's events recorded again after the links were revealed: attack 14)"
+					      : !strcmp(h->at, "link")
+						      ? " (the link the game signed as recorded is not in the history its phase was resolved on)"
+						      : "");
 			continue;
 		}
 		rc = head_matches(x, h->at, h->turn, h->seq, h->hash, h->has_seed_commitment,

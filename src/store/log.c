@@ -181,3 +181,27 @@ int ord_store_log_each(sqlite3 *db, int64_t first, int64_t last, ord_store_entry
 	ord_store_stmt_done(st);
 	return err;
 }
+
+int ord_store_log_seq_of(sqlite3 *db, const char *kind, const unsigned char hash[32], int64_t *seq)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	*seq = 0;
+	/* the index of kinds: a turn logs a close per phase, a link per side */
+	if ((err = ord_store_stmt(db, &st,
+				  "SELECT seq FROM log WHERE kind = ? AND hash = ? ORDER BY seq LIMIT 1")) !=
+	    0)
+		return err;
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 2, hash, 32, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*seq = sqlite3_column_int64(st, 0);
+	else if (rc == SQLITE_DONE)
+		err = ORD_ENOTFOUND;
+	else
+		err = ord_store_error(db, "reading the log");
+	ord_store_stmt_done(st);
+	return err;
+}

@@ -105,6 +105,10 @@ int ord_store_log_head(sqlite3 *db, int64_t *seq, unsigned char hash[32]);
 int ord_store_log_hash(sqlite3 *db, int64_t seq, unsigned char hash[32]);
 /* The same, and the time it was written (at may be NULL). */
 int ord_store_log_entry(sqlite3 *db, int64_t seq, unsigned char hash[32], int64_t *at);
+/* The entry of kind whose hash is hash (the first, by number), in *seq;
+ * ORD_ENOTFOUND (no message set) when there is none: a head of format v3
+ * names its entry by its hash alone. */
+int ord_store_log_seq_of(sqlite3 *db, const char *kind, const unsigned char hash[32], int64_t *seq);
 /* Append an entry (already hashed by the caller) and move the head to it. */
 int ord_store_log_append(sqlite3 *db, int64_t seq, int turn, const char *kind, const char *body,
 			 int64_t at, const unsigned char prev[32], const unsigned char hash[32]);

@@ -65,7 +65,9 @@
  *       after it and at every time from FROM to TO (unix seconds, each
  *       entry's no earlier than the one before), and compared with the
  *       hash CLOSE.head signs.  Exit 0 and "match" when one gives it (the
- *       guess is what the referee recorded), 1 when none does
+ *       guess is what the referee recorded), 1 when none does.  A close
+ *       head of format v3 states no entry number: the count tried is the
+ *       scratch game's
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -703,8 +705,16 @@ static int guess_close(ord_game *g, const char *seal_path, const char *close_pat
 	sqlite3_finalize(st);
 	/* what the heads' entry numbers say by themselves: the entries the
 	 * referee logged between the seal and the close */
-	printf("the close head (entry %lld) comes %lld entries after the seal head's (entry %lld)\n",
-	       (long long)close.seq, (long long)(close.seq - seal.seq), (long long)seal.seq);
+	if (close.unnumbered) {
+		/* a head of format v3 states none (attack 49's leftover): the
+		 * player guesses the count too, as the scratch game's */
+		printf("the close head states no entry number: tried as %zu entries after the seal head's (entry %lld)\n",
+		       q.n, (long long)seal.seq);
+		close.seq = seal.seq + (int64_t)q.n;
+	} else {
+		printf("the close head (entry %lld) comes %lld entries after the seal head's (entry %lld)\n",
+		       (long long)close.seq, (long long)(close.seq - seal.seq), (long long)seal.seq);
+	}
 	if (!q.n || strcmp(q.kind[q.n - 1], "close") || close.seq - seal.seq != (int64_t)q.n) {
 		printf("no match: the scratch game has %zu entries from its seal to its close\n", q.n);
 		found = 0;

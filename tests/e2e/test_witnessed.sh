@@ -106,9 +106,10 @@ expect_not_in "$OUT" "link:"
 sed 's/^phase: 1$/phase: 2/' close-1.head >phase2.head
 expect_exit 65 ord witness --link-for --head phase2.head --pubkey "$KEY" $L --phase 2
 expect_in "$ERR" "its signature does not hold"
-sed 's/^entry: .*/entry: 99/' close-1.head >entry.head
+# (a close head states no entry number: one written into it is refused)
+sed 's/^hash: /entry: 99\nhash: /' close-1.head >entry.head
 expect_exit 65 ord witness --link-for --head entry.head --pubkey "$KEY" $L --phase 1
-expect_in "$ERR" "its signature does not hold"
+expect_in "$ERR" "a head of format v3 states no 'entry'"
 expect_exit 0 ord keygen other.key
 expect_exit 65 ord witness --link-for --head close-1.head --pubkey other.key $L --phase 1
 expect_in "$ERR" "not by the game's key you gave"
@@ -118,7 +119,10 @@ PLAIN_ID=$(ord info plain.game | awk '/^game id:/ {print $3}')
 expect_exit 65 ord witness --link-for --head close-1.head --pubkey "$KEY" $L --phase 1 --game-id "$PLAIN_ID"
 expect_in "$ERR" "not of game $PLAIN_ID"
 # a close head of an earlier orderly states no phase: no link for it
-CLOSE1=$(sed -n 's/^entry: //p' close-1.head)
+# (the close's entry number, which its head states no more, from the file)
+close_seq() { sql "$1" "SELECT seq FROM log WHERE kind = 'close' ORDER BY seq LIMIT 1 OFFSET $(($2 - 1))"; }
+hash16() { sed -n 's/^hash: \(.\{16\}\).*/\1/p' "$1"; }
+CLOSE1=$(close_seq w.game 1)
 "$FORGE" sign-close w.game "$CLOSE1" 0 >old-close.head || fail "ord_forge sign-close"
 expect_not_in "$(cat old-close.head)" "phase:"
 expect_exit 65 ord witness --link-for --head old-close.head --pubkey "$KEY" $L --phase 1
@@ -273,9 +277,9 @@ expect_in "$OUT" "clean"
 "$FORGE" sign-close w.game "$CLOSE1" 2 >false.head || fail "ord_forge sign-close"
 # (and the player who answered phase 2's true close head refuses it: his
 # record, beside his key file, holds the close he answered)
-CLOSE2=$(sed -n 's/^entry: //p' close-2.head)
+CLOSE2=$(close_seq w.game 2)
 expect_exit 65 ord witness --link-for --head false.head --pubkey "$KEY" $L --phase 2
-expect_in "$ERR" "the game's key signed two different closes of phase 2 of turn 1 (entries $CLOSE2 and $CLOSE1; you answered the first)"
+expect_in "$ERR" "the game's key signed two different closes of phase 2 of turn 1 (hashes $(hash16 close-2.head)... and $(hash16 false.head)...; you answered the first)"
 expect_not_in "$OUT" "link:"
 # as one without a record would: the link, which the head does not change
 expect_exit 0 ord witness --link-for --head false.head --pubkey "$KEY" $L --phase 2 --record fresh.links
@@ -392,7 +396,7 @@ expect_exit 0 ord witness r.game --close --head r-close-2-again.head
 for s in blue red; do
 	n="NONCE_$s"
 	expect_exit 65 ord witness --link-for --head r-close-2-again.head --pubkey "$RKEY" --side $s --key $s.key --nonce "${!n}" --phase 2
-	expect_in "$ERR" "the game's key signed two different closes of phase 2 of turn 1 (entries $(sed -n 's/^entry: //p' r-close-2.head) and $(sed -n 's/^entry: //p' r-close-2-again.head)"
+	expect_in "$ERR" "the game's key signed two different closes of phase 2 of turn 1 (hashes $(hash16 r-close-2.head)... and $(hash16 r-close-2-again.head)..."
 	expect_in "$ERR" "The two heads are the proof: keep both. The one you answered is kept in '$s.key.links'"
 	expect_not_in "$OUT" "link:"
 done
@@ -413,9 +417,9 @@ expect_in "$OUT" "verified: every check holds"
 expect_in "$OUT" "  no --head of turn 1's close of phases 1, 2, 3, 4 and 5 (close-1-1.head, close-1-2.head, close-1-3.head, close-1-4.head, close-1-5.head): nothing shows their events were not recorded again after the links were revealed, to choose the dice"
 expect_exit 0 $RV --head r-close-1.head --head r-close-3.head --head r-close-4.head --head r-close-5.head --head r-exchange.head
 expect_in "$OUT" "  no --head of turn 1's close of phase 2 (close-1-2.head): nothing shows its events were not recorded again after the links were revealed, to choose the dice"
-R2=$(sed -n 's/^entry: //p' r-close-2.head)
 expect_exit 1 $RV --head r-close-2.head --head r-exchange.head
-expect_in "$OUT" "FAILED: the head you kept of turn 1's close (entry $R2): entry $R2 does not have the hash that was signed: the history up to it was rewritten"
+expect_in "$OUT" "FAILED: the head you kept of turn 1's close (hash $(hash16 r-close-2.head)...): no entry of this turn's log (entries "
+expect_in "$OUT" "has the hash it signs: the history up to it was rewritten (its phase's events recorded again after the links were revealed: attack 14)"
 
 # a link changed in the file (rows and log, as a forger would) is caught
 cp w.game bad.game
@@ -454,7 +458,7 @@ expect_in "$ERR" "does not lead to the witness chain its sheet committed to"
 # refused a link for the other, told that the game's key signed two
 # closes of the phase
 expect_exit 65 ord witness --link-for --head one-close-1.head --pubkey "$OKEY" --side blue --key blue.key --nonce "${N[one]}" --phase 1
-expect_in "$ERR" "the game's key signed two different closes of phase 1 of turn 1 (entries"
+expect_in "$ERR" "the game's key signed two different closes of phase 1 of turn 1 (hashes "
 expect_not_in "$OUT" "link:"
 # the link of the sheet sent here is taken (from a machine with a record
 # of its own)
@@ -487,8 +491,7 @@ cp f.game fork.game
 expect_exit 0 ord witness fork.game --close --head fork-close-1.head
 expect_exit 0 ord event f.game move unit=B1 distance=2
 expect_exit 0 ord witness f.game --close --head f-close-1.head
-FE1=$(sed -n 's/^entry: //p' fork-close-1.head)
-FE2=$(sed -n 's/^entry: //p' f-close-1.head)
+FE2=$(close_seq f.game 1)
 F="--pubkey $FKEY --side blue --key blue.key --nonce $FN --phase 1 --turn 1 --opening f-open.head"
 cp fork-close-1.head close-1-1.head
 [[ -f blue.key.links ]] || fail "no record beside blue.key"
@@ -497,11 +500,11 @@ expect_exit 0 ord witness --link-for --head close-1-1.head $F
 FLINK=$(field link "$OUT")
 # the record holds the head answered, before the link was printed
 expect_eq "$(diff blue.key.links.before blue.key.links | grep -c '^> answered: ')" 1 "the lines recorded"
-expect_in "$(cat blue.key.links)" "answered: game=$(sed -n 's/^game: //p' fork-close-1.head) turn=1 phase=1 entry=$FE1 hash=$(sed -n 's/^hash: //p' fork-close-1.head) head="
+expect_in "$(cat blue.key.links)" "answered: game=$(sed -n 's/^game: //p' fork-close-1.head) turn=1 phase=1 entry=none hash=$(sed -n 's/^hash: //p' fork-close-1.head) head="
 # the real close's head, mailed under the same name
 cp f-close-1.head close-1-1.head
 expect_exit 65 ord witness --link-for --head close-1-1.head $F
-expect_in "$ERR" "'close-1-1.head' is refused, and no link is given: the game's key signed two different closes of phase 1 of turn 1 (entries $FE1 and $FE2; you answered the first)"
+expect_in "$ERR" "'close-1-1.head' is refused, and no link is given: the game's key signed two different closes of phase 1 of turn 1 (hashes $(hash16 fork-close-1.head)... and $(hash16 f-close-1.head)...; you answered the first)"
 expect_in "$ERR" "the turn was played twice, or a copy of it"
 expect_in "$ERR" "The two heads are the proof: keep both. The one you answered is kept in 'blue.key.links' (line "
 expect_in "$ERR" "and give both to 'orderly verify BUNDLE --head close-1-1-answered.head --head close-1-1.head': it names the one that was rewritten."
@@ -510,7 +513,7 @@ expect_not_in "$OUT" "$FLINK"
 # nothing recorded for it
 cmp -s blue.key.links <(cat blue.key.links.before; diff blue.key.links.before blue.key.links | sed -n 's/^> //p') ||
 	fail "the refused head changed the record"
-expect_not_in "$(cat blue.key.links)" "game=$(sed -n 's/^game: //p' f-close-1.head) turn=1 phase=1 entry=$FE2 "
+expect_not_in "$(cat blue.key.links)" "hash=$(sed -n 's/^hash: //p' f-close-1.head) "
 # the command the refusal gives writes the first head again, as mailed
 cmd=$(sed -n 's/^  \(sed -n .*\)$/\1/p' <<<"$ERR")
 [[ -n "$cmd" ]] || fail "no command to write the first head: $ERR"
@@ -540,14 +543,14 @@ expect_exit 0 ord exchange f.game --head f-exchange.head
 expect_exit 0 ord export f.game --turn 1 -o f.xml
 expect_exit 1 ord verify f.xml --pubkey "$FKEY" --receipt "$FBLUE" --head f-open.head --head f-seal.head \
 	--head close-1-1-answered.head --head close-1-1.head --head f-exchange.head
-expect_in "$OUT" "FAILED: the head you kept of turn 1's close (entry $FE1)"
+expect_in "$OUT" "FAILED: the head you kept of turn 1's close (hash $(hash16 fork-close-1.head)...)"
 expect_in "$OUT" "the head you kept of turn 1's close (entry $FE2): matches"
 # the record alone shows it (the referee who never mails the real closes
 # records the links he derived himself): verify --record holds every
 # close it keeps of this game and turn as a head kept, the others passed by
 expect_exit 1 ord verify f.xml --pubkey "$FKEY" --receipt "$FBLUE" --head f-open.head --head f-seal.head \
 	--head f-exchange.head --record blue.key.links
-expect_in "$OUT" "FAILED: the head your witness record keeps of turn 1's close (entry $FE1)"
+expect_in "$OUT" "FAILED: the head your witness record keeps of turn 1's close (hash $(hash16 fork-close-1.head)...)"
 expect_exit 0 ord verify f.xml --pubkey "$FKEY" --receipt "$FBLUE" --head f-open.head --head f-seal.head \
 	--head f-exchange.head --record one.links
 expect_in "$OUT" "verified: every check holds"

@@ -8,7 +8,8 @@
  * Properties: a refusal is ORD_EBADDATA with a message that names the file;
  * an accepted head is of a kind the parser knows, states a commitment when
  * it is a receipt or a sealed head (and only then), a seed commitment when
- * it opens a turn, a phase only when it closes one; its printed form parses
+ * it opens a turn, a phase only when it closes one, no entry number only
+ * when it is of format v3 (a close head with its phase, or a link head); its printed form parses
  * again to the same head and prints the same (a fixed point), the receipt
  * form too (a receipt's or sealed head's words read back as written); the
  * signature check answers 0 or ORD_ETAMPERED, the same for the head read
@@ -51,7 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!strcmp(h.at, kinds[i]))
 			break;
 	fuzz_assert(i < sizeof(kinds) / sizeof(kinds[0]), "a head at '%s'", h.at);
-	fuzz_assert(h.turn >= 1 && h.seq >= 1, "turn %d, entry %lld", h.turn, (long long)h.seq);
+	fuzz_assert(h.turn >= 1 && (h.unnumbered ? h.seq == 0 : h.seq >= 1),
+		    "turn %d, entry %lld (unnumbered %d)", h.turn, (long long)h.seq, h.unnumbered);
+	/* a head of format v3 is a close head with its phase, or a link head */
+	fuzz_assert(!h.unnumbered || (!strcmp(h.at, "close") && h.phase > 0) || !strcmp(h.at, "link"),
+		    "a head of format v3 at '%s', phase %d", h.at, h.phase);
 	fuzz_assert(h.has_commitment == (!strcmp(h.at, "receipt") || !strcmp(h.at, "sealed")),
 		    "a head at '%s' with has_commitment %d", h.at, h.has_commitment);
 	fuzz_assert(h.has_seed_commitment == (!strcmp(h.at, "open") || !strcmp(h.at, "exchange")),
@@ -68,7 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ord_head_format(&h, &once);
 	err = ord_head_parse(&back, once.buf, once.len, "again");
 	fuzz_assert(!err, "the printed head does not parse: %s\n%s", ord_error_last(), once.buf);
-	fuzz_assert(!memcmp(&h, &back, SIGNED), "the printed head reads as another:\n%s", once.buf);
+	fuzz_assert(!memcmp(&h, &back, SIGNED) && back.unnumbered == h.unnumbered,
+		    "the printed head reads as another:\n%s", once.buf);
 	ord_head_format(&back, &twice);
 	fuzz_assert(once.len == twice.len && !memcmp(once.buf, twice.buf, once.len),
 		    "printed twice, two texts");
@@ -82,8 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(rc.commitment, h.commitment, 32);
 	ord_receipt_head_format(&h, &rc, &r);
 	err = ord_head_parse(&back, r.buf, r.len, "receipt");
-	fuzz_assert(!err && !memcmp(&h, &back, SIGNED), "the receipt form reads as another:\n%s",
-		    r.buf);
+	fuzz_assert(!err && !memcmp(&h, &back, SIGNED) && back.unnumbered == h.unnumbered,
+		    "the receipt form reads as another:\n%s", r.buf);
 	fuzz_assert(!h.has_commitment ||
 			    (back.words == 1 && back.said.turn == rc.turn &&
 			     back.said.version == rc.version && !strcmp(back.said.side, rc.side) &&
