@@ -471,12 +471,14 @@ void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase
 }
 
 void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *side,
-		       const unsigned char link[32])
+		       const unsigned char link[32], const unsigned char *blind)
 {
 	ord_canon_putf(out, "turn", "%d", turn);
 	ord_canon_putf(out, "index", "%d", index);
 	ord_canon_put(out, "side", side);
 	ord_canon_put_hex(out, "link", link, 32);
+	if (blind)
+		ord_canon_put_hex(out, "blind", blind, 32);
 }
 
 void ord_canon_resolve(struct ord_buf *out, int turn, const char *phase, int index, int nrolls,

@@ -134,9 +134,10 @@ void ord_canon_void(struct ord_buf *out, int turn, unsigned seq, const char *rea
  * seed's (ord_close_blind). */
 void ord_canon_close(struct ord_buf *out, int turn, int index, const char *phase,
 		     const unsigned char events[32], const unsigned char *blind);
-/* "witness": a side's link revealed for phase index. */
+/* "witness": a side's link revealed for phase index; blind (NULL: none,
+ * an entry of an orderly before hsecr11) the turn seed's (ord_link_blind). */
 void ord_canon_witness(struct ord_buf *out, int turn, int index, const char *side,
-		       const unsigned char link[32]);
+		       const unsigned char link[32], const unsigned char *blind);
 /* "resolve": a phase resolved.  state_root: the digest of every unit's
  * state as the phase left it (ord_phase_state_root; NULL: not named,
  * entries before 2026-12-07 name none), which the next phase and the

@@ -93,6 +93,20 @@ void ord_close_blind(unsigned char out[32], const unsigned char game_id[16], int
 	ord_digest_final(&d, out);
 }
 
+void ord_link_blind(unsigned char out[32], const unsigned char game_id[16], int turn, int index,
+		    const char *side, const unsigned char seed[32])
+{
+	struct ord_digest d;
+
+	ord_digest_init(&d, "orderly-link-blind-v1");
+	ord_digest_bytes(&d, seed, 32);
+	ord_digest_bytes(&d, game_id, 16);
+	ord_digest_int(&d, turn);
+	ord_digest_int(&d, index);
+	ord_digest_str(&d, side);
+	ord_digest_final(&d, out);
+}
+
 void ord_digest_unit(struct ord_digest *d, const char *unit, const char *state)
 {
 	ord_digest_str(d, unit);

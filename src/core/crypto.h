@@ -167,6 +167,14 @@ void ord_digest_event(struct ord_digest *d, unsigned seq, const char *kind, cons
  * revealed. */
 void ord_close_blind(unsigned char out[32], const unsigned char game_id[16], int turn, int index,
 		     const unsigned char seed[32]);
+/* The blind a "witness" entry logs (blind=), of the turn's seed likewise:
+ * the head of the link a side is handed states no entry number (attack
+ * 49's leftover), and without it the side that revealed first after a
+ * close, which knows every other field of its link's entry and the hash
+ * it chains from (the close head's), would find the entry's number by
+ * trying each, and with it the close's and the phase's count of events. */
+void ord_link_blind(unsigned char out[32], const unsigned char game_id[16], int turn, int index,
+		    const char *side, const unsigned char seed[32]);
 
 /* Must be called once before anything else of libsodium. */
 int ord_crypto_init(void);

@@ -1049,7 +1049,7 @@ static int witness(ord_game *g, const char *side, const unsigned char *given,
 	struct ord_store_sheet sheet;
 	struct ord_store_turn t;
 	struct ord_buf body = ORD_BUF_INIT;
-	unsigned char up[32], have[32], link[32];
+	unsigned char up[32], have[32], link[32], blind[32];
 	const char *phase = NULL;
 	int64_t seq;
 	int err, closed, version, opened;
@@ -1104,7 +1104,11 @@ static int witness(ord_game *g, const char *side, const unsigned char *given,
 				    side, t.phase + 1, phase, t.turn);
 		goto out;
 	}
-	ord_canon_witness(&body, t.turn, t.phase + 1, s->name, link);
+	/* its head is handed to the side, and states no number: the blind
+	 * keeps the side from finding the number by trying each (attack 49's
+	 * leftover) */
+	ord_link_blind(blind, g->game_id, t.turn, t.phase + 1, s->name, t.seed);
+	ord_canon_witness(&body, t.turn, t.phase + 1, s->name, link, blind);
 	if ((err = ord_game_log(g, &seq, t.turn, "witness", body.buf)) != 0 ||
 	    (err = ord_store_link_insert(g->db, t.turn, t.phase + 1, s->id, link, seq)) != 0)
 		goto out;

@@ -677,10 +677,27 @@ static int witness_key(struct vr *x, struct ord_ctx *ctx, size_t p, unsigned cha
 			snprintf(what, sizeof(what), "the witness link of %s for phase %zu", side,
 				 p + 1);
 			e = ord_vr_entry_of(x, link->log, "witness", what);
-			ord_canon_witness(&b, r->turn, (int)p + 1, side, link->link);
+			/* the seed's blind, in an entry that logs one (an
+			 * orderly before hsecr11 logged none); the seed is
+			 * the bundle's or the game file's */
+			if (e && strstr(e->body, "\nblind=") && r->have_seed) {
+				unsigned char blind[32];
+				ord_link_blind(blind, r->game_id, r->turn, (int)p + 1, side, r->seed);
+				ord_canon_witness(&b, r->turn, (int)p + 1, side, link->link, blind);
+			} else if (e && strstr(e->body, "\nblind=")) {
+				unsigned char blind[32];
+				if (!ord_vr_body_hex(e->body, "blind", blind, 32))
+					memset(blind, 0, 32);
+				ord_canon_witness(&b, r->turn, (int)p + 1, side, link->link, blind);
+			} else {
+				ord_canon_witness(&b, r->turn, (int)p + 1, side, link->link, NULL);
+			}
 			if (e && strcmp(e->body, b.buf))
-				ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld",
-					      what, (long long)e->seq);
+				ord_vout_fail(x->v, "%s: differs from what was logged in entry %lld%s",
+					      what, (long long)e->seq,
+					      strstr(e->body, "\nblind=")
+						      ? " (its blind is not the one the turn's seed gives, or another field differs)"
+						      : "");
 			if (e && (e->seq < close->seq || e->seq > res->seq))
 				ord_vout_fail(x->v,
 					      "%s: revealed outside its phase's close and resolve",

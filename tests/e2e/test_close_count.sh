@@ -126,6 +126,22 @@ expect_exit 0 ord audit a.game --head close-a.head --head link-a.head
 expect_in "$OUT" "the head you kept of turn 1's close (entry $ca): matches"
 expect_in "$OUT" "clean"
 
+# the link's entry logs the seed's blind: blue, who revealed first, knows
+# every other field of it and the close's hash it chains from, and would
+# find its number by trying each; the referee cannot write another blind
+wseq=$(sql a.game "SELECT seq FROM log WHERE kind = 'witness' ORDER BY seq LIMIT 1")
+wbody=$(sql a.game "SELECT body FROM log WHERE seq = $wseq")
+expect_line "$wbody" '^blind=[0-9a-f]{64}$'
+[[ -x "${FORGE:-}" ]] || fail "no ord_forge (set FORGE)"
+wblind=$(sed -n 's/^blind=//p' <<<"$wbody")
+cp a.game lblind.game
+sql lblind.game "UPDATE log SET body = replace(body, 'blind=$wblind', 'blind=$(printf '%064d' 0)')
+	WHERE seq = $wseq" >/dev/null
+"$FORGE" rechain lblind.game || fail "ord_forge rechain"
+run ord audit lblind.game
+[[ $RC == 1 ]] || fail "audit of a link entry with a blind the seed does not give exited $RC"
+expect_in "$OUT" "the witness link of blue for phase 1: differs from what was logged in entry $wseq (its blind is not the one the turn's seed gives"
+
 # the close made again: no entry of the bundle's history has its hash
 run ord verify turn-1.xml --pubkey "$KEYA" --head second.head
 [[ $RC == 1 ]] || fail "verify with the head of a close made again exited $RC"
