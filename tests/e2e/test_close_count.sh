@@ -142,6 +142,22 @@ run ord audit lblind.game
 [[ $RC == 1 ]] || fail "audit of a link entry with a blind the seed does not give exited $RC"
 expect_in "$OUT" "the witness link of blue for phase 1: differs from what was logged in entry $wseq (its blind is not the one the turn's seed gives"
 
+# an entry of an orderly before logs no blind, and audits clean as before
+cp a.game lold.game
+sql lold.game "UPDATE log SET body = replace(body, 'blind=$wblind' || char(10), '')
+	WHERE seq = $wseq" >/dev/null
+"$FORGE" rechain lold.game || fail "ord_forge rechain"
+expect_exit 0 ord audit lold.game
+expect_in "$OUT" "clean"
+# a close head of an earlier orderly, numbered (format v2, signed with the
+# phase), verifies and audits as before
+"$FORGE" sign-close a.game "$ca" 1 >v2-close.head || fail "ord_forge sign-close"
+expect_line "$(cat v2-close.head)" "^entry: $ca\$"
+expect_exit 0 ord verify turn-1.xml --pubkey "$KEYA" --head v2-close.head
+expect_in "$OUT" "the head you kept of turn 1's close (entry $ca): matches"
+expect_exit 0 ord audit a.game --head v2-close.head
+expect_in "$OUT" "the head you kept of turn 1's close (entry $ca): matches"
+
 # the close made again: no entry of the bundle's history has its hash
 run ord verify turn-1.xml --pubkey "$KEYA" --head second.head
 [[ $RC == 1 ]] || fail "verify with the head of a close made again exited $RC"
