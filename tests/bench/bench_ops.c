@@ -8,6 +8,8 @@
  *   bench_ops exchange GAME                   ord_game_exchange
  *   bench_ops audit GAME                      ord_game_audit of the whole game
  *   bench_ops report GAME SIDE|--referee      ord_game_report of the current turn
+ *   bench_ops inbox GAME N BYTES              the mail judge's inbox: N mails of BYTES in,
+ *                                             then each marked done, then one search
  *
  * Prints key=value lines: seconds (median over the repetitions), open
  * (seconds to open the game, not counted), maxrss_kb (the process's peak
@@ -21,12 +23,26 @@
  * ord_game_events, as `orderly event --file` does: every event checked
  * against the orders and the events before it, then all recorded in one
  * transaction.
+ *
+ * `inbox` stores N mails of BYTES bytes each as mail-in stores a mail
+ * (ord_mail_inbox_add, a transaction each), then marks each done as its
+ * answer does (ord_mail_inbox_done, a transaction each), then searches
+ * the results once as a mail with a nonce is checked
+ * (ord_mail_inbox_said).  For each of the three (in_, done_, said_): its
+ * seconds, the pages SQLite wrote to the write-ahead log
+ * (SQLITE_DBSTATUS_CACHE_WRITE), the bytes the process wrote (wchar of
+ * /proc/self/io: the log's frames and the checkpoints' copies into the
+ * file, the log emptied before and copied after each) and the game
+ * file's size after it (file_kb).
+ * Each is a function of its own (inbox_in, inbox_done, inbox_said) for
+ * callgrind_annotate --inclusive=yes to count.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "core/game.h"
@@ -332,6 +348,154 @@ static int op_events(int argc, char **argv)
 	return 0;
 }
 
+/* The bytes this process has written (wchar of /proc/self/io). */
+static long long wchar(void)
+{
+	char line[256];
+	long long n = -1;
+	FILE *f = fopen("/proc/self/io", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "wchar:", 6))
+			n = atoll(line + 6);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The pages SQLite has written to the write-ahead log through g's
+ * connection. */
+static long long pages_written(ord_game *g)
+{
+	int cur = 0, hi = 0;
+
+	sqlite3_db_status(g->db, SQLITE_DBSTATUS_CACHE_WRITE, &cur, &hi, 0);
+	return cur;
+}
+
+static long long size_kb(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) ? 0 : (long long)(sb.st_size / 1024);
+}
+
+struct inbox_run {
+	ord_game *g;
+	const char *path;
+	int n;         /* mails */
+	size_t bytes;  /* of each */
+	char **mails;  /* their bytes */
+	int64_t *ids;  /* their rows */
+	int64_t found; /* what the search found */
+	int k;         /* the mail marked done */
+};
+
+/* The write-ahead log copied into the game file and emptied. */
+static void checkpoint(ord_game *g)
+{
+	if (sqlite3_wal_checkpoint_v2(g->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) != SQLITE_OK)
+		die("checkpoint");
+}
+
+/* One phase measured: fn run, its cost printed prefixed by what; the
+ * write-ahead log emptied before it, and its pages copied into the file
+ * after it, counted (an automatic checkpoint of SQLite's within it would
+ * otherwise fall in one phase or the next as it happens). */
+static void inbox_phase(struct inbox_run *r, const char *what, void (*fn)(struct inbox_run *r))
+{
+	long long p0, w0;
+	double t0;
+
+	checkpoint(r->g);
+	p0 = pages_written(r->g);
+	w0 = wchar();
+	t0 = now();
+	fn(r);
+	checkpoint(r->g);
+	printf("%s_seconds=%.6f\n%s_pages=%lld\n%s_wchar=%lld\n%s_file_kb=%lld\n", what, now() - t0,
+	       what, pages_written(r->g) - p0, what, wchar() - w0, what, size_kb(r->path));
+}
+
+/* Mail i: headers, then a body of text lines (its 80th byte a newline),
+ * each mail's own, bytes long; made before the phase that stores it. */
+static char *inbox_mail(int i, size_t bytes)
+{
+	char *mail = malloc(bytes + 1);
+	size_t k, head;
+
+	head = (size_t)snprintf(mail, bytes + 1,
+				"From: Player <p1@club.test>\nTo: orderly@judge.test\n"
+				"Subject: orders\nMessage-ID: <inbox-bench-%d@club.test>\n\n",
+				i);
+	for (k = head < bytes ? head : bytes; k < bytes; k++)
+		mail[k] = k % 80 == 79 ? '\n' : (char)('a' + (k * 7 + (size_t)i) % 26);
+	return mail;
+}
+
+/* N mails of BYTES in, each as mail-in stores one */
+static __attribute__((noinline)) void inbox_in(struct inbox_run *r)
+{
+	char id[64], state[8];
+	int i, step;
+
+	for (i = 0; i < r->n; i++) {
+		snprintf(id, sizeof(id), "inbox-bench-%d@club.test", i);
+		if (ord_mail_inbox_add(r->g, &r->ids[i], state, &step, id, "Player <p1@club.test>",
+				       r->mails[i], r->bytes))
+			die("inbox add");
+	}
+}
+
+static int inbox_done_one(void *ud, ord_game *g)
+{
+	struct inbox_run *r = ud;
+
+	return ord_mail_inbox_done(g, r->ids[r->k], "orders of s1 stored: turn 1 version 1");
+}
+
+/* each marked done in a transaction of its own, as its answer is */
+static __attribute__((noinline)) void inbox_done(struct inbox_run *r)
+{
+	for (r->k = 0; r->k < r->n; r->k++)
+		if (ord_game_transact(r->g, inbox_done_one, r))
+			die("inbox done");
+}
+
+/* every result before the last mail's searched for a text none holds */
+static __attribute__((noinline)) void inbox_said(struct inbox_run *r)
+{
+	if (ord_mail_inbox_said(r->g, "(nonce 00", r->ids[r->n - 1] + 1, &r->found))
+		die("inbox said");
+}
+
+static int op_inbox(char **argv)
+{
+	struct inbox_run r = {
+		open_game(argv[0]), argv[0], atoi(argv[1]), (size_t)atol(argv[2]), NULL, NULL, 0, 0
+	};
+	double t0 = now();
+	int i;
+
+	if (r.n < 1 || r.bytes < 1)
+		die("inbox: N and BYTES must be positive");
+	r.ids = calloc((size_t)r.n, sizeof(*r.ids));
+	r.mails = calloc((size_t)r.n, sizeof(*r.mails));
+	for (i = 0; i < r.n; i++)
+		r.mails[i] = inbox_mail(i, r.bytes);
+	printf("mails=%d\nmail_bytes=%zu\nfile_kb_before=%lld\n", r.n, r.bytes, size_kb(r.path));
+	inbox_phase(&r, "in", inbox_in);
+	inbox_phase(&r, "done", inbox_done);
+	inbox_phase(&r, "said", inbox_said);
+	printf("said_found=%lld\n", (long long)r.found);
+	for (i = 0; i < r.n; i++)
+		free(r.mails[i]);
+	free(r.mails);
+	free(r.ids);
+	done(r.g, now() - t0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* as the orderly binary runs them (src/cli/main.c) */
@@ -339,7 +503,7 @@ int main(int argc, char **argv)
 	ord_builtin_register();
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: bench_ops submit|seal|events|resolve|exchange|audit|report|state GAME ...\n");
+			"usage: bench_ops submit|seal|events|resolve|exchange|audit|report|state|inbox GAME ...\n");
 		return 64;
 	}
 	if (!strcmp(argv[1], "submit") && argc >= 5)
@@ -358,6 +522,8 @@ int main(int argc, char **argv)
 		return op_report(argv + 2);
 	if (!strcmp(argv[1], "state") && argc >= 4)
 		return op_state(argv + 2);
+	if (!strcmp(argv[1], "inbox") && argc >= 5)
+		return op_inbox(argv + 2);
 	fprintf(stderr, "bench_ops: unknown or incomplete command '%s'\n", argv[1]);
 	return 64;
 }

@@ -3,10 +3,13 @@
 messages per second for a 2-side and a 16-side game, and `orderly tick`
 over directories of 1,000 and 10,000 games, each against the raw cost
 measured in the same run: a durable SQLite insert of the same message
-(bench_raw insert), and reading the header of every game file.
+(bench_raw insert), and reading the header of every game file; and the
+inbox (issue 15): what storing N mails of BYTES and marking each done
+write, against the mails' own bytes (bench_ops inbox).
 scripts/bench-mail builds the programs and calls this.
 
-    mail.py --build DIR [--messages 40] [--games 1000,10000] [--work DIR]
+    mail.py --build DIR [--messages 40] [--games 1000,10000]
+            [--inbox 100,20480] [--cases mail-in,tick,inbox] [--work DIR]
             [--markdown FILE]
 
 mail-in is run as the MTA runs it, one process per message, each with the
@@ -61,6 +64,7 @@ class Bench:
         self.b = os.path.abspath(a.build)
         self.orderly = os.path.join(self.b, "orderly")
         self.raw = os.path.join(self.b, "bench_raw")
+        self.ops = os.path.join(self.b, "bench_ops")
         self.work = os.path.abspath(a.work or os.path.join(self.b, "bench-mail"))
         shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.work)
@@ -160,6 +164,29 @@ class Bench:
         self.rows.append(("tick, %d games, first look (every game opened)" % n,
                           "%.2f s (%.1f ms a game)" % (first, 1e3 * first / n), "", ""))
 
+    def inbox(self, n, size):
+        d = os.path.join(self.work, "inbox")
+        os.makedirs(d)
+        scenario(os.path.join(d, "scenario.xml"), 2)
+        gpath = os.path.join(d, "inbox.orderly")
+        run([self.orderly, "new", gpath, "--scenario", os.path.join(d, "scenario.xml")])
+        out = run([self.ops, "inbox", gpath, str(n), str(size)])
+        v = dict(l.split("=", 1) for l in out.split("\n") if "=" in l)
+        mails = n * size
+        kb = int(v["file_kb_before"])
+        for what, name in (("in", "%d mails of %d bytes stored" % (n, size)),
+                           ("done", "each marked done")):
+            grown = int(v[what + "_file_kb"]) - kb
+            kb = int(v[what + "_file_kb"])
+            self.rows.append(("inbox: %s" % name,
+                              "%s pages, %.2f MB written, file +%d KiB, %.1f ms"
+                              % (v[what + "_pages"], int(v[what + "_wchar"]) / 1e6, grown,
+                                 1000 * float(v[what + "_seconds"])),
+                              "the mails: %.2f MB" % (mails / 1e6),
+                              "%.2fx" % (int(v[what + "_wchar"]) / mails)))
+        self.rows.append(("inbox: the results searched once (a nonce's check)",
+                          "%.2f ms" % (1000 * float(v["said_seconds"])), "", ""))
+
     def report(self):
         lines = ["| what | orderly | raw cost, same run | ratio |", "|---|---|---|---|"]
         for r in self.rows:
@@ -175,15 +202,23 @@ def main():
     p.add_argument("--build", required=True)
     p.add_argument("--messages", type=int, default=40)
     p.add_argument("--games", default="1000,10000")
+    p.add_argument("--inbox", default="100,20480", help="N,BYTES: mails and their size")
+    p.add_argument("--cases", default="mail-in,tick,inbox")
     p.add_argument("--work")
     p.add_argument("--markdown")
     a = p.parse_args()
     b = Bench(a)
-    for sides in (2, 16):
-        for proof in ("passphrase", "signature"):
-            b.mail_in(sides, proof)
-    for n in [int(x) for x in a.games.split(",") if x]:
-        b.tick(n)
+    cases = a.cases.split(",")
+    if "mail-in" in cases:
+        for sides in (2, 16):
+            for proof in ("passphrase", "signature"):
+                b.mail_in(sides, proof)
+    if "tick" in cases:
+        for n in [int(x) for x in a.games.split(",") if x]:
+            b.tick(n)
+    if "inbox" in cases:
+        n, size = (int(x) for x in a.inbox.split(","))
+        b.inbox(n, size)
     b.report()
 
 
