@@ -1464,7 +1464,9 @@ int ord_mail_set_config(ord_game *g, const char *judge, int per_hour);
 
 /*
  * Inbox: every message is stored raw before it is processed, unique by
- * Message-ID.  ord_mail_inbox_add stores it in a transaction of its own:
+ * Message-ID, its bytes in a row of their own written once (what marks it
+ * changes only its small row).  ord_mail_inbox_add stores it in a
+ * transaction of its own:
  * *id its row; *state "new" (stored now, or stored before and never
  * processed: a crash or a kill) or "done" (answered already); *step the
  * last step recorded with ord_mail_inbox_step (a message of several

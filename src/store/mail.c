@@ -1,8 +1,8 @@
 /*
  * mail.c - the SQL of the mail judge's tables (schema/sql/008_mail.sql, the
- * outbox as 019_mail_outbox_bytes_last.sql keeps it):
- * parties and their proofs, the judge's configuration and schedule, the
- * inbox, the outbox and the reply counts.  Callers (core/game_mail.c) own
+ * outbox as 019_mail_outbox_bytes_last.sql keeps it, the inbox as
+ * 021_mail_inbox_raw.sql does): parties and their proofs, the judge's
+ * configuration and schedule, the inbox, the outbox and the reply counts.  Callers (core/game_mail.c) own
  * the transactions and the log; nothing here begins or commits.
  */
 #include <errno.h>
@@ -210,17 +210,24 @@ int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], int *step,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return ord_store_error(db, "reading the inbox");
+	/* the inbox's row, which its answer changes, and the bytes in a row
+	 * of their own, written once (021_mail_inbox_raw.sql) */
 	if ((err = ord_store_prepare(db, &st,
-				     "INSERT INTO mail_inbox(message_id, sender, received, raw) VALUES (?,?,?,?)")) !=
+				     "INSERT INTO mail_inbox(message_id, sender, received) VALUES (?,?,?)")) !=
 	    0)
 		return err;
 	sqlite3_bind_text(st, 1, message_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, sender, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, now);
-	sqlite3_bind_blob(st, 4, len ? raw : "", (int)len, SQLITE_STATIC);
 	if ((err = step_done(db, st, "storing the message")) != 0)
 		return err;
 	*id = sqlite3_last_insert_rowid(db);
+	if ((err = ord_store_prepare(db, &st, "INSERT INTO mail_inbox_raw(id, raw) VALUES (?,?)")) != 0)
+		return err;
+	sqlite3_bind_int64(st, 1, *id);
+	sqlite3_bind_blob(st, 2, len ? raw : "", (int)len, SQLITE_STATIC);
+	if ((err = step_done(db, st, "storing the message")) != 0)
+		return err;
 	snprintf(state, 8, "new");
 	return 0;
 }
@@ -679,7 +686,7 @@ int ord_store_mail_inbox_raw(sqlite3 *db, int64_t id, const void *raw, size_t le
 	sqlite3_stmt *st = NULL;
 	int err;
 
-	if ((err = ord_store_prepare(db, &st, "UPDATE mail_inbox SET raw = ? WHERE id = ?")) != 0)
+	if ((err = ord_store_prepare(db, &st, "UPDATE mail_inbox_raw SET raw = ? WHERE id = ?")) != 0)
 		return err;
 	sqlite3_bind_blob(st, 1, len ? raw : "", (int)len, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, id);

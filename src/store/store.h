@@ -478,6 +478,10 @@ int ord_store_mail_config_get(sqlite3 *db, struct ord_buf *judge, int *per_hour,
 			      struct ord_buf *schedule);
 /* NULL / 0 leave a value as it is. */
 int ord_store_mail_config_set(sqlite3 *db, const char *judge, int per_hour, const char *schedule);
+/* A mail's row of the inbox (mail_inbox: its state, result and times,
+ * what its answer changes) and its bytes in a row of their own
+ * (mail_inbox_raw, written once: 021_mail_inbox_raw.sql), or the row of
+ * message_id stored before. */
 int ord_store_mail_inbox_add(sqlite3 *db, int64_t *id, char state[8], int *step, const char *message_id,
 			     const char *sender, const void *raw, size_t len, int64_t now);
 int ord_store_mail_inbox_step(sqlite3 *db, int64_t id, int step);
@@ -520,8 +524,8 @@ int ord_store_mail_outbox_sent(sqlite3 *db, int64_t id, int64_t now);
  * mail_outbox holds, a piece at a time (never a whole mail in memory). */
 int ord_store_mail_outbox_migrate(sqlite3 *db);
 int ord_store_mail_rate(sqlite3 *db, const char *address, int per_hour, int64_t now, int *ok);
-/* The stored raw of a message replaced by raw (judge.c J9: what is kept
- * of a mail not proven). */
+/* The stored raw of a message (its row of mail_inbox_raw) replaced by raw
+ * (judge.c J9: what is kept of a mail not proven). */
 int ord_store_mail_inbox_raw(sqlite3 *db, int64_t id, const void *raw, size_t len);
 /* Passphrase checks of a party (schema/sql/015_mail_pass_fail.sql, 016):
  * rows before now - window are forgotten; of the party's rows since,

@@ -135,6 +135,25 @@ OLD_OUTBOX_SQL="CREATE TEMP TABLE outbox_rows AS
 	CREATE INDEX mail_outbox_unsent ON mail_outbox(id) WHERE sent IS NULL;
 	INSERT INTO mail_outbox SELECT * FROM outbox_rows; DROP TABLE outbox_rows;"
 
+# SQL that puts a game's inbox back as an orderly before schema 21 kept it
+# (schema/sql/008_mail.sql: each mail's bytes in its row, no
+# mail_inbox_raw), its rows and bytes as they are.
+OLD_INBOX_SQL="CREATE TEMP TABLE inbox_rows AS
+		SELECT i.id, i.message_id, i.sender, i.received, r.raw, i.state, i.result, i.done
+		FROM mail_inbox i JOIN mail_inbox_raw r ON r.id = i.id;
+	DROP TABLE mail_inbox_raw; DROP TABLE mail_inbox;
+	CREATE TABLE mail_inbox (
+		id          INTEGER PRIMARY KEY,
+		message_id  TEXT NOT NULL UNIQUE,
+		sender      TEXT NOT NULL,
+		received    INTEGER NOT NULL,
+		raw         BLOB NOT NULL,
+		state       TEXT NOT NULL DEFAULT 'new' CHECK (state IN ('new', 'done')),
+		result      TEXT NOT NULL DEFAULT '',
+		done        INTEGER
+	);
+	INSERT INTO mail_inbox SELECT * FROM inbox_rows; DROP TABLE inbox_rows;"
+
 # The path and its SQLite companions: none may exist.
 expect_no_game() {
 	local f

@@ -22,7 +22,7 @@ mailin() {
 	ord mail-in --games games >/dev/null 2>&1
 }
 kept() {
-	sql "$G" "SELECT CAST(raw AS TEXT) FROM mail_inbox WHERE message_id = '$1'"
+	sql "$G" "SELECT CAST(raw AS TEXT) FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = '$1'"
 }
 result() {
 	sql "$G" "SELECT result FROM mail_inbox WHERE message_id = '$1'"
@@ -30,7 +30,7 @@ result() {
 # How many times NEEDLE is in the kept copy of message $1: in its bytes and
 # in every MIME part decoded (base64, quoted-printable), as a reader sees it.
 traces() {
-	sql "$G" "SELECT hex(raw) FROM mail_inbox WHERE message_id = '$1'" | python3 -c '
+	sql "$G" "SELECT hex(raw) FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = '$1'" | python3 -c '
 import email, email.policy, sys
 raw = bytes.fromhex(sys.stdin.read().strip())
 needle = sys.argv[1].encode()
@@ -302,11 +302,11 @@ big=$(awk 'BEGIN { for (i = 0; i < 1600; i++) printf "%063d\n", i }') # 100 KiB
 printf 'From: Stranger <nobody@elsewhere.test>\nTo: orderly+cross@judge.test\nSubject: fill\nMessage-ID: <stranger@elsewhere.test>\n\n%s\n' "$big" | mailin
 expect_eq "$(result stranger@elsewhere.test)" "not answered: nobody@elsewhere.test is not registered in this game" "the stranger's mail"
 expect_in "$(kept stranger@elsewhere.test)" $'Subject: fill\nMessage-ID: <stranger@elsewhere.test>\nX-Orderly-Kept: the headers and the first 16384 bytes of its body of 102400, the mail not answered\n\n0000'
-expect_eq "$(sql "$G" "SELECT length(raw) < 16384 + 300 FROM mail_inbox WHERE message_id = 'stranger@elsewhere.test'")" 1 "what is kept of the stranger's mail"
+expect_eq "$(sql "$G" "SELECT length(raw) < 16384 + 300 FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = 'stranger@elsewhere.test'")" 1 "what is kept of the stranger's mail"
 blue forged-big "$big"
 expect_in "$(kept forged-big@club.test)" $'\nX-Orderly-Kept: the headers and the first 16384 bytes of its body of 102400, the mail not proven\n\n0000'
-expect_eq "$(sql "$G" "SELECT length(raw) < 16384 + 300 FROM mail_inbox WHERE message_id = 'forged-big@club.test'")" 1 "what is kept of a forged mail from blue's address"
+expect_eq "$(sql "$G" "SELECT length(raw) < 16384 + 300 FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = 'forged-big@club.test'")" 1 "what is kept of a forged mail from blue's address"
 blue whole "$pass"$'\nSTATUS\n'"$big"
 expect_eq "$(result whole@club.test)" "status sent (no reply: replies per hour used up)" "blue's own big STATUS"
-expect_eq "$(sql "$G" "SELECT length(raw) > 102400 FROM mail_inbox WHERE message_id = 'whole@club.test'")" 1 "what is kept of blue's mail"
+expect_eq "$(sql "$G" "SELECT length(raw) > 102400 FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = 'whole@club.test'")" 1 "what is kept of blue's mail"
 note "ok"

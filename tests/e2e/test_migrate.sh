@@ -22,7 +22,7 @@ sql g.game "UPDATE game SET scenario = (SELECT scenario FROM game_scenario);
 	DROP TABLE game_scenario; DROP TABLE sealed_order; DROP TABLE event_unit;
 	DROP TABLE order_index; DROP INDEX log_kind; ALTER TABLE mail_party DROP COLUMN address_salt; ALTER TABLE mail_party DROP COLUMN pgp_last;
 	DROP TABLE mail_pass_fail; ALTER TABLE mail_config DROP COLUMN pass_tries; ALTER TABLE mail_config DROP COLUMN files;
-	DROP TABLE mail_refused; $OLD_OUTBOX_SQL
+	DROP TABLE mail_refused; $OLD_OUTBOX_SQL $OLD_INBOX_SQL
 	PRAGMA user_version = 9;" >/dev/null
 expect_eq "$(sql g.game "SELECT hex(scenario) FROM game" | sha256sum)" "$scenario_sha" "the old row"
 
@@ -39,7 +39,7 @@ expect_eq "$(sql renamed.game "PRAGMA user_version")" 9 "the schema of the old f
 # opened: migrated, the scenario in its own row and the same bytes
 expect_exit 0 ord info g.game
 expect_in "$OUT" "turn:      1 (sealed"
-expect_eq "$(sql g.game "PRAGMA user_version")" 20 "the schema after the open"
+expect_eq "$(sql g.game "PRAGMA user_version")" 21 "the schema after the open"
 expect_eq "$(sql g.game "SELECT hex(scenario) FROM game_scenario" | sha256sum)" "$scenario_sha" \
 	"the scenario after the migration"
 expect_eq "$(sql g.game "SELECT length(scenario) FROM game")" 0 "the game row's scenario"
@@ -269,11 +269,11 @@ outbox_rows="SELECT o.id, o.key, o.message_id, o.rcpt, o.queued, s.sent, length(
 rows=$(sql "$M" "$outbox_rows")
 expect_eq "$(sql "$M" "SELECT count(*) > 10 AND max(length(bytes)) > 65536 FROM mail_outbox")" 1 \
 	"mails queued, one of them longer than a piece"
-sql "$M" "$OLD_OUTBOX_SQL PRAGMA user_version = 18;" >/dev/null
+sql "$M" "$OLD_OUTBOX_SQL $OLD_INBOX_SQL PRAGMA user_version = 18;" >/dev/null
 expect_eq "$(sql "$M" "SELECT id, key, message_id, rcpt, queued, sent, length(bytes), hex(sha3(bytes))
 	FROM mail_outbox ORDER BY id")" "$rows" "the old outbox's rows"
 expect_exit 0 ord info "$M"
-expect_eq "$(sql "$M" "PRAGMA user_version")" 20 "the schema of the old outbox's game after the open"
+expect_eq "$(sql "$M" "PRAGMA user_version")" 21 "the schema of the old outbox's game after the open"
 expect_eq "$(sql "$M" "$outbox_rows")" "$rows" "the outbox's rows after the migration"
 expect_eq "$(sql "$M" "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'mail_outbox_old%'")" 0 \
 	"the old outbox after the migration"
@@ -306,12 +306,12 @@ for v in text number; do
 	H=hand-$v.game
 	expect_exit 0 ord new "$H" --scenario "$KS/scenario.xml"
 	if [[ $v == text ]]; then mail="'Subject: Jægerkorps' || char(10) || char(10) || 'ø' || char(10)"; else mail=5; fi
-	sql "$H" "$OLD_OUTBOX_SQL INSERT INTO mail_outbox(id, key, message_id, rcpt, bytes, queued, sent)
+	sql "$H" "$OLD_OUTBOX_SQL $OLD_INBOX_SQL INSERT INTO mail_outbox(id, key, message_id, rcpt, bytes, queued, sent)
 		VALUES (1, NULL, '<hand@club.test>', 'a@club.test', $mail, 1765000000, NULL);
 		PRAGMA user_version = 18;" >/dev/null
 	if [[ $v == text ]]; then
 		expect_exit 0 ord info "$H"
-		expect_eq "$(sql "$H" "PRAGMA user_version")" 20 "the schema of the hand-queued outbox's game"
+		expect_eq "$(sql "$H" "PRAGMA user_version")" 21 "the schema of the hand-queued outbox's game"
 		expect_eq "$(sql "$H" "SELECT typeof(bytes), length(bytes), hex(bytes) FROM mail_outbox")" \
 			"blob|25|$(printf 'Subject: J\xc3\xa6gerkorps\n\n\xc3\xb8\n' | od -An -tx1 | tr -d ' \n' | tr a-f A-F)" \
 			"the hand-queued mail's bytes after the migration"
@@ -321,4 +321,95 @@ for v in text number; do
 		expect_eq "$(sql "$H" "PRAGMA user_version")" 18 "the schema of a refused outbox's game"
 	fi
 done
+
+# A game whose inbox an orderly before schema 21 kept (each mail whole in
+# its row, which every change of the mail's state or result wrote again):
+# migrated on open, every mail keeps its row and its bytes, byte for byte
+# and of the same type (a blob as mail-in stores one, a text the sqlite3
+# shell stored, an empty one, one of 100 KiB, a stranger's and a forged
+# one cut: J9, attack 29), and the judge goes on with them: a mail
+# answered before is not answered again, one stored and never answered
+# (mail-in killed) is answered now, the lines of `orderly sign` refused
+# with a CHECK before are refused with ORDERS after (the CHECK's nonce is
+# in its result line: attack 13), and a new mail's bytes go to a row of
+# their own; the audit is clean.
+mkdir inboxed
+I=inboxed/inbox.orderly
+expect_exit 0 ord keygen red.key
+pub=$(sed -n 's/^public: //p' red.key.pub)
+sed "s|email=\"red@club.test\"/>|email=\"red@club.test\" pubkey=\"$pub\"/>|" \
+	"$SRC/tests/mail/data/scenario.xml" >inbox-scenario.xml
+expect_exit 0 ord new "$I" --scenario inbox-scenario.xml
+printf 'blue shako and sabre\n' | ord register "$I" --side blue --passphrase-file - >/dev/null
+ord head "$I" --at open >open-1.head
+# inbox_mail ID FROM BODY: a mail to the game, written to ID.eml
+inbox_mail() {
+	printf 'From: %s\nTo: orderly+inbox@judge.test\nSubject: mail\nMessage-ID: <%s@club.test>\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n%s\n' \
+		"$2" "$1" "$3" >"$1.eml"
+}
+inbox_result() {
+	sql "$I" "SELECT result FROM mail_inbox WHERE message_id = '$1@club.test'"
+}
+big=$(awk 'BEGIN { for (i = 0; i < 1600; i++) printf "%063d\n", i }') # 100 KiB
+pass='Passphrase: blue shako and sabre'
+inbox_mail whole 'Blue <blue@club.test>' "$pass"$'\nSTATUS\n'"$big"
+inbox_mail forged 'Blue <blue@club.test>' "STATUS"$'\n'"$big"
+inbox_mail stranger 'Nobody <nobody@elsewhere.test>' "$big"
+inbox_mail wrong 'Blue <blue@club.test>' $'Passphrase: a guess\nSTATUS'
+printf 'R1 ↑ 3/4\n' >draft.txt
+signed=$(ord sign --head open-1.head --side red --key red.key draft.txt)
+inbox_mail check 'Red <red@club.test>' "$signed"$'\n\nCHECK\n'"$(cat draft.txt)"$'\nEND'
+inbox_mail check-as-orders 'Red <red@club.test>' "$signed"$'\n\nORDERS\n'"$(cat draft.txt)"$'\nEND'
+inbox_mail killed 'Blue <blue@club.test>' "$pass"$'\nSTATUS'
+for m in whole forged stranger wrong check; do
+	expect_exit 0 ord mail-in --games inboxed <"$m.eml"
+done
+expect_eq "$(inbox_result whole)" "status sent" "the 100 KiB mail's result"
+expect_in "$(inbox_result check)" "refused, not checked"
+expect_in "$(inbox_result check)" "(nonce "
+expect_eq "$(sql "$I" "SELECT count(*) FROM mail_inbox JOIN mail_inbox_raw USING (id)
+	WHERE message_id IN ('forged@club.test', 'stranger@club.test') AND length(raw) < 16384 + 300")" 2 \
+	"the mails kept cut"
+inbox_new="SELECT i.id, i.message_id, i.sender, i.received, i.state, i.result, i.done, typeof(r.raw),
+	length(CAST(r.raw AS BLOB)), hex(sha3(r.raw)) FROM mail_inbox i JOIN mail_inbox_raw r ON r.id = i.id ORDER BY i.id"
+inbox_old="SELECT id, message_id, sender, received, state, result, done, typeof(raw),
+	length(CAST(raw AS BLOB)), hex(sha3(raw)) FROM mail_inbox ORDER BY id"
+rows=$(sql "$I" "$inbox_new")
+# as the orderly before kept it, and two mails stored as the sqlite3 shell
+# stores them: one never answered (a text), one empty
+sql "$I" "$OLD_INBOX_SQL PRAGMA user_version = 20;" >/dev/null
+expect_eq "$(sql "$I" "$inbox_old")" "$rows" "the old inbox's rows"
+sql "$I" "INSERT INTO mail_inbox(message_id, sender, received, raw) VALUES
+		('killed@club.test', 'Blue <blue@club.test>', 1765000000, CAST(readfile('killed.eml') AS TEXT)),
+		('empty@club.test', 'nobody', 1765000001, X'');
+	UPDATE mail_inbox SET state = 'done', result = 'not answered: empty', done = 1765000002
+	WHERE message_id = 'empty@club.test'" >/dev/null
+rows=$(sql "$I" "$inbox_old")
+expect_in "$rows" "|killed@club.test|Blue <blue@club.test>|1765000000|new||"
+expect_in "$rows" "|text|"
+expect_eq "$(sql "$I" "SELECT count(*) FROM mail_inbox WHERE length(raw) > 102400")" 1 \
+	"the old inbox's mails kept whole in their rows"
+expect_exit 0 ord info "$I"
+expect_eq "$(sql "$I" "PRAGMA user_version")" 21 "the schema of the old inbox's game after the open"
+expect_eq "$(sql "$I" "$inbox_new")" "$rows" "the inbox's rows and bytes after the migration"
+expect_eq "$(sql "$I" "SELECT (SELECT count(*) FROM mail_inbox) = (SELECT count(*) FROM mail_inbox_raw)")" 1 \
+	"a row of bytes for every mail"
+expect_eq "$(sql "$I" "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'mail_inbox_old%'")" 0 \
+	"the old inbox after the migration"
+# the judge goes on
+expect_exit 0 ord mail-in --games inboxed <whole.eml
+expect_in "$ERR" "message <whole@club.test> was answered before: nothing to do"
+expect_exit 0 ord mail-in --games inboxed <killed.eml
+expect_eq "$(inbox_result killed)" "status sent" "the mail never answered, after the migration"
+expect_exit 0 ord mail-in --games inboxed <check-as-orders.eml
+expect_in "$(inbox_result check-as-orders)" "ORDERS with the signature lines of the CHECK mail"
+expect_eq "$(sql "$I" "SELECT count(*) FROM sheet")" 0 "sheets after the CHECK's lines came with ORDERS"
+expect_eq "$(sql "$I" "SELECT state, typeof(raw), hex(sha3(raw)) = hex(sha3(CAST(readfile('killed.eml') AS TEXT)))
+	FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = 'killed@club.test'")" "done|text|1" \
+	"the mail never answered, its bytes as stored"
+expect_eq "$(sql "$I" "SELECT CAST(raw AS TEXT) = CAST(readfile('check-as-orders.eml') AS TEXT)
+	FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = 'check-as-orders@club.test'")" 1 \
+	"a new mail's bytes in a row of their own"
+expect_exit 0 ord audit "$I"
+expect_in "$OUT" "clean"
 note "ok"

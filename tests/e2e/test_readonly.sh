@@ -170,7 +170,7 @@ sql old/g.game "UPDATE game SET scenario = (SELECT scenario FROM game_scenario);
 	DROP TABLE game_scenario; DROP TABLE sealed_order; DROP TABLE event_unit;
 	DROP TABLE order_index; DROP INDEX log_kind; ALTER TABLE mail_party DROP COLUMN address_salt; ALTER TABLE mail_party DROP COLUMN pgp_last;
 	DROP TABLE mail_pass_fail; ALTER TABLE mail_config DROP COLUMN pass_tries; ALTER TABLE mail_config DROP COLUMN files;
-	DROP TABLE mail_refused; $OLD_OUTBOX_SQL
+	DROP TABLE mail_refused; $OLD_OUTBOX_SQL $OLD_INBOX_SQL
 	PRAGMA user_version = 9;" >/dev/null
 chmod a-w old/g.game
 before=$(sha old/g.game)

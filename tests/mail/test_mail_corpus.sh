@@ -84,7 +84,7 @@ expect_not_in "$(latest_sheet)" "Colonel"
 receipt 10-long-lines.eml
 [[ $(sqlu "SELECT max(length(bytes)) FROM sheet") -gt 1000 ]] || fail "the 1,000-character line was cut"
 receipt 11-20mb.eml
-[[ $(sqlu "SELECT max(length(raw)) FROM mail_inbox") -gt 20000000 ]] || fail "the 20 MB mail was not stored whole"
+[[ $(sqlu "SELECT max(length(raw)) FROM mail_inbox_raw") -gt 20000000 ]] || fail "the 20 MB mail was not stored whole"
 check 12-broken-mime.eml blue "could not read your mail" 0
 check 13-no-from.eml - - 0
 expect_in "$(sqlu "SELECT result FROM mail_inbox WHERE message_id LIKE 'corpus-13-%'")" "no From:"

@@ -67,7 +67,7 @@ expect_line "$body" "^            sheets are still taken in the grace, until .*$
 run ordu info "$G"
 expect_line "$OUT" "^deadline:  $(date -u -d "@$((end - 3600))" +%Y-%m-%dT%H:%M:%SZ)$"
 expect_line "$OUT" "^           sheets are still taken in the grace, until $(date -u -d "@$end" +%Y-%m-%dT%H:%M:%SZ)$"
-raw=$(sqlu "SELECT CAST(raw AS TEXT) FROM mail_inbox WHERE message_id = 'replay-plain@club.test'")
+raw=$(sqlu "SELECT CAST(raw AS TEXT) FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = 'replay-plain@club.test'")
 expect_not_in "$raw" "shako"
 expect_in "$raw" "Passphrase: (removed)"
 expect_in "$raw" "> Passphrase: (removed)"
@@ -92,7 +92,7 @@ END
 EOF
 send_and_flush "$TMP/qp.eml"
 expect_in "$(subjects blue)" "receipt: turn 1, blue, version 2"
-raw=$(sqlu "SELECT CAST(raw AS TEXT) FROM mail_inbox WHERE message_id = 'replay-qp@club.test'")
+raw=$(sqlu "SELECT CAST(raw AS TEXT) FROM mail_inbox JOIN mail_inbox_raw USING (id) WHERE message_id = 'replay-qp@club.test'")
 expect_not_in "$raw" "shako"
 expect_in "$raw" "X-Orderly-Kept: the plain text only, without its passphrase"
 expect_in "$raw" "B1 ↑ 1/4"

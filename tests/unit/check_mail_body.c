@@ -23,6 +23,7 @@
 #include <gmime/gmime.h>
 #include <sqlite3.h>
 
+#include "core/game.h" /* the game's connection: what SQLite wrote */
 #include "mail/mail.h"
 
 #define HEX "00112233445566778899aabbccddeeff00112233445566778899AABBCCDDEEFF"
@@ -1502,7 +1503,7 @@ static int inbox_holding(const char *text)
 
 	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_prepare_v2(db,
-					    "SELECT count(*) FROM mail_inbox "
+					    "SELECT count(*) FROM mail_inbox_raw "
 					    "WHERE instr(CAST(raw AS TEXT), ?) > 0",
 					    -1, &st, NULL),
 			 SQLITE_OK);
@@ -3150,6 +3151,103 @@ END_TEST
  * as a stranger's is, its headers and the first 16 KiB of its body with
  * its size, not whole (a forged From: on 5 MB grew the game file by 5 MB a
  * mail); a proven one is kept whole. */
+/* The pages the game's connection has written (to its write-ahead log)
+ * since the last call. */
+static int pages_written(ord_game *g)
+{
+	int cur = 0, hi = 0;
+
+	ck_assert_int_eq(sqlite3_db_status(g->db, SQLITE_DBSTATUS_CACHE_WRITE, &cur, &hi, 1),
+			 SQLITE_OK);
+	return cur;
+}
+
+struct inbox_mark {
+	int64_t id;
+	int step; /* 0: the answer (done) */
+};
+
+static int inbox_mark_tx(void *ud, ord_game *g)
+{
+	const struct inbox_mark *m = ud;
+
+	return m->step ? ord_mail_inbox_step(g, m->id, m->step)
+		       : ord_mail_inbox_done(g, m->id, "status sent");
+}
+
+/* Inbox mail id: are its bytes kept those of want?  Its state and result
+ * as "STATE RESULT" in row. */
+static int inbox_row(int64_t id, const struct ord_buf *want, char *row, size_t n)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int same;
+
+	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db,
+					    "SELECT r.raw, i.state, i.result FROM mail_inbox i "
+					    "JOIN mail_inbox_raw r ON r.id = i.id WHERE i.id = ?",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_int64(st, 1, id);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	same = (size_t)sqlite3_column_bytes(st, 0) == want->len &&
+	       !memcmp(sqlite3_column_blob(st, 0), want->buf, want->len);
+	snprintf(row, n, "%s %s", (const char *)sqlite3_column_text(st, 1),
+		 (const char *)sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return same;
+}
+
+/* What the inbox writes (issue 15, 021_mail_inbox_raw.sql): a mail's bytes
+ * are a row of their own, written as it comes in; the step a referee's
+ * mail has come to and its answer change the mail's small row alone.
+ * SQLite writes 64 pages and more as a mail of 256 KiB is stored, and a
+ * few for each change of its state; until schema 21 each change wrote the
+ * mail's bytes again (130 pages, measured on the old layout). */
+START_TEST(test_inbox_answer_writes_small_row)
+{
+	struct ord_buf raw = ORD_BUF_INIT;
+	struct inbox_mark m = { 0, 0 };
+	char state[8], row[128];
+	ord_game *g;
+	int i, step = -1, pages;
+
+	ord_buf_adds(&raw, "From: Blue <blue@club.test>\nMessage-ID: <big@club.test>\n\n");
+	for (i = 0; i < 4096; i++)
+		ord_buf_addf(&raw, "%063d\n", i);
+	ck_assert_int_eq(ord_game_open(&g, jgame), 0);
+	pages_written(g);
+	ck_assert_msg(ord_mail_inbox_add(g, &m.id, state, &step, "big@club.test",
+					 "Blue <blue@club.test>", raw.buf, raw.len) == 0,
+		      "%s", ord_error_last());
+	ck_assert_str_eq(state, "new");
+	ck_assert_int_eq(step, 0);
+	pages = pages_written(g);
+	ck_assert_msg(pages >= 64, "storing a mail of 256 KiB wrote %d pages", pages);
+	ck_assert(inbox_row(m.id, &raw, row, sizeof(row)));
+	ck_assert_str_eq(row, "new ");
+	/* a step, then the answer: each a transaction of its own, as mail-in
+	 * makes them */
+	for (m.step = 2; m.step >= 0; m.step -= 2) {
+		ck_assert_msg(ord_game_transact(g, inbox_mark_tx, &m) == 0, "%s", ord_error_last());
+		pages = pages_written(g);
+		ck_assert_msg(pages > 0 && pages <= 4, "marking the mail (step %d) wrote %d pages",
+			      m.step, pages);
+		ck_assert(inbox_row(m.id, &raw, row, sizeof(row)));
+		ck_assert_str_eq(row, m.step ? "new step=2" : "done status sent");
+	}
+	/* stored again by the MTA, it is the mail answered */
+	ck_assert_int_eq(ord_mail_inbox_add(g, &m.id, state, &step, "big@club.test",
+					    "Blue <blue@club.test>", raw.buf, raw.len),
+			 0);
+	ck_assert_str_eq(state, "done");
+	ord_game_free(g);
+	ord_buf_release(&raw);
+}
+END_TEST
+
 START_TEST(test_forged_mail_kept_cut)
 {
 	struct ord_buf big = ORD_BUF_INIT;
@@ -3180,7 +3278,7 @@ START_TEST(test_forged_mail_kept_cut)
 	ck_assert_int_eq(sqlite3_open(jgame, &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_prepare_v2(db,
 					    "SELECT length(raw), CAST(raw AS TEXT) FROM mail_inbox "
-					    "WHERE message_id LIKE 'check-%' ORDER BY id",
+					    "JOIN mail_inbox_raw USING (id) WHERE message_id LIKE 'check-%' ORDER BY id",
 					    -1, &st, NULL),
 			 SQLITE_OK);
 	i = 0;
@@ -3253,6 +3351,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(judge, test_passphrase_suspended_no_other_proof);
 	tcase_add_test(judge, test_passphrase_new_ends_suspension);
 	tcase_add_test(judge, test_forged_mail_kept_cut);
+	tcase_add_test(judge, test_inbox_answer_writes_small_row);
 	tcase_add_test(judge, test_seal_mail_sealed_head);
 	tcase_add_test(judge, test_close_mail_names_sealed_head);
 	tcase_add_test(judge, test_referee_bundle_seal_head);
