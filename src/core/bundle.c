@@ -1777,15 +1777,16 @@ static int read_bundle(struct reader *rd, const char *bytes, size_t len)
 	return err;
 }
 
-/* The made= of r's turn's opening (malloc'd), NULL when it logs none. */
-static char *record_made(const struct ord_record *r)
+/* The value of key (made=, made_core=) in r's turn's opening (malloc'd),
+ * NULL when it logs none. */
+static char *record_made(const struct ord_record *r, const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < r->entries.n; i++) {
 		const struct ord_rec_entry *e = &r->entries.v[i];
 		if (e->body && e->kind && !strcmp(e->kind, "open") && e->turn == r->turn)
-			return ord_canon_get(e->body, "made");
+			return ord_canon_get(e->body, key);
 	}
 	return NULL;
 }
@@ -1834,7 +1835,7 @@ static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int
 	struct ord_rules *rules;
 	struct ord_ctx ctx;
 	const char **sides = NULL, **titles = NULL;
-	char *made = NULL;
+	char *made = NULL, *made_core = NULL;
 	size_t i, nphases;
 	int err, k = -1;
 
@@ -1887,7 +1888,9 @@ static int report_of(const struct ord_record *r, struct ord_verify_cache *c, int
 	}
 	src.ctx = &ctx;
 	ord_ctx_init(&ctx, rs, rules, r->turn);
-	ord_ctx_set_made(&ctx, made = record_made(r));
+	made = record_made(r, "made");
+	made_core = record_made(r, "made_core");
+	ord_ctx_set_made(&ctx, made, made_core);
 	ord_report_ctx_of_record(&ctx, r, sc, k);
 	err = ord_report_build(&src, &o, o.xml ? NULL : report, o.xml ? report : NULL);
 	ord_ctx_release(&ctx);
@@ -1897,6 +1900,7 @@ out:
 	free(sides);
 	free(titles);
 	free(made);
+	free(made_core);
 	return err;
 }
 
@@ -2010,7 +2014,7 @@ static int map_of(const struct ord_record *r, struct ord_verify_cache *c, int ph
 	struct ord_ctx index;
 	struct ord_buf a = ORD_BUF_INIT;
 	const char **sides = NULL, **titles = NULL, *side, *lang = mo->lang;
-	char *made = NULL;
+	char *made = NULL, *made_core = NULL;
 	size_t i, nphases;
 	int err, k;
 
@@ -2050,7 +2054,8 @@ static int map_of(const struct ord_record *r, struct ord_verify_cache *c, int ph
 	memset(&src, 0, sizeof(src));
 	src.rs = rs;
 	src.rules = rules;
-	src.made = made = record_made(r);
+	src.made = made = record_made(r, "made");
+	src.made_core = made_core = record_made(r, "made_core");
 	src.title = r->title ? r->title : sc->title;
 	src.sides = sides;
 	src.side_titles = titles;
@@ -2078,6 +2083,7 @@ out:
 	free(sides);
 	free(titles);
 	free(made);
+	free(made_core);
 	return err;
 }
 

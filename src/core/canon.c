@@ -1,4 +1,5 @@
 /* canon.c - the canonical text of log entries (see canon.h). */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -126,6 +127,12 @@ static void put_config(struct ord_buf *out, const struct ord_canon_config *c)
 		ord_canon_put(out, "dice", "events");
 	if (c->made)
 		ord_canon_put(out, "made", c->made);
+	/* the marker of the core revision (canon.h): only in the games made
+	 * since, after made= */
+	if (c->made_core)
+		ord_canon_put(out, "made_core", c->made_core);
+	if (c->made_rules)
+		ord_canon_put(out, "made_rules", c->made_rules);
 	ord_canon_put_hex(out, "scenario", c->scenario, 32);
 	ord_canon_put_hex(out, "tables", c->tables, 32);
 	ord_canon_put_hex(out, "key", c->key, 32);
@@ -152,6 +159,84 @@ static int made_ok(const char *v)
 		return 0;
 	}
 	return ord_canon_made_since_day(v, ORD_GAME_MADE);
+}
+
+int ord_canon_revision_cmp(const char *a, const char *b, int *cmp)
+{
+	const char *s[2] = { a, b };
+	long n[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char *end;
+		int k;
+
+		if (!s[i] || strlen(s[i]) < 12 || strlen(s[i]) > 30 || s[i][4] != '-' ||
+		    s[i][7] != '-' || s[i][10] != '.')
+			return -1;
+		for (k = 0; k < 10; k++)
+			if (k != 4 && k != 7 && (s[i][k] < '0' || s[i][k] > '9'))
+				return -1;
+		if (s[i][11] < '0' || s[i][11] > '9')
+			return -1;
+		errno = 0;
+		n[i] = strtol(s[i] + 11, &end, 10);
+		if (errno || *end)
+			return -1;
+	}
+	*cmp = strncmp(a, b, 10);
+	if (!*cmp)
+		*cmp = n[0] < n[1] ? -1 : n[0] > n[1];
+	return 0;
+}
+
+/* v as an entry's message may quote it: printable ASCII, not too long */
+static const char *shown(const char *v, const char *instead)
+{
+	const char *p;
+
+	for (p = v; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7F || p - v >= 40)
+			return instead;
+	return v;
+}
+
+/* made_core= and made_rules= as an orderly writes them (canon.h): 0, or
+ * ORD_EBADDATA saying what is wrong.  A marker an orderly never wrote
+ * would make a game read as another core does: one before the marker
+ * (made_core=2026-12-02.2) as a game made before ae6f373. */
+static int marker_check(const struct ord_canon_config *c)
+{
+	int cmp;
+
+	if (c->made_core && !c->made)
+		return ord_error_set(ORD_EBADDATA,
+				     "the entry's made_core=%s names the core revision the game was made with, but the entry logs no made=: an orderly that logs the one logs the other, and a game made before logs neither",
+				     shown(c->made_core, "(a value that is no revision)"));
+	if (c->made_core && (ord_canon_revision_cmp(c->made_core, ORD_GAME_MADE_CORE, &cmp) || cmp < 0))
+		return ord_error_set(ORD_EBADDATA,
+				     "the entry's made_core=%s is not a core revision of %s or later (expected YYYY-MM-DD.N): an orderly that logs it writes its own, %s or later, and a game made before logs none",
+				     shown(c->made_core, "(a value that is no revision)"),
+				     ORD_GAME_MADE_CORE, ORD_GAME_MADE_CORE);
+	if (c->made_rules && !c->made_core)
+		return ord_error_set(ORD_EBADDATA,
+				     "the entry's made_rules=%s names the rules revision the game was made with, but the entry logs no made_core=: an orderly that logs the one logs the other",
+				     shown(c->made_rules, "(a value that is no revision)"));
+	if (c->made_rules && !ord_canon_rules_word(c->made_rules))
+		return ord_error_set(ORD_EBADDATA,
+				     "the entry's made_rules=%s is not a rules revision (expected a word of at most 31 characters a reader sees, as a module names its revision)",
+				     shown(c->made_rules, "(a value that is no revision)"));
+	return 0;
+}
+
+int ord_canon_rules_word(const char *v)
+{
+	const char *p;
+
+	for (p = v; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7F || p - v >= 31)
+			return 0;
+	return p > v;
 }
 
 int ord_canon_config_read(struct ord_canon_config *out, const char *body)
@@ -201,13 +286,20 @@ int ord_canon_config_read(struct ord_canon_config *out, const char *body)
 	if ((v = ord_canon_get(body, "made")) != NULL) {
 		out->made = v;
 		if (!made_ok(v) && !missing) {
-			int shown = 1;
-			for (const char *p = v; *p; p++)
-				shown &= *p > 0x20 && *p < 0x7F && p - v < 40;
 			int err = ord_error_set(ORD_EBADDATA,
 						"the entry's made=%s is not a date of %s or later (expected YYYY-MM-DD): an orderly that logs made= writes the day it was built, on or after %s, and a game made before logs none",
-						shown ? v : "(a value that is no date)",
+						shown(v, "(a value that is no date)"),
 						ORD_GAME_MADE, ORD_GAME_MADE);
+			ord_canon_config_release(out);
+			return err;
+		}
+	}
+	/* absent in the games made before the marker (ORD_GAME_MADE_CORE) */
+	out->made_core = ord_canon_get(body, "made_core");
+	out->made_rules = ord_canon_get(body, "made_rules");
+	if (!missing) {
+		int err = marker_check(out);
+		if (err) {
 			ord_canon_config_release(out);
 			return err;
 		}
@@ -236,11 +328,35 @@ int ord_canon_made_since(const struct ord_canon_config *c, const char *date)
 	return ord_canon_made_since_day(c->made, date);
 }
 
+int ord_canon_made_since_core_of(const char *made, const char *made_core, const char *rev)
+{
+	char day[11];
+	int cmp;
+
+	if (made_core)
+		return !ord_canon_revision_cmp(made_core, rev, &cmp) && cmp >= 0;
+	/* no marker: made before it, by an orderly of ORD_GAME_MADE_CORE at
+	 * the most; the day rule up to it (made=2026-12-07 reads as
+	 * 2026-12-07.1), made before every later revision */
+	if (ord_canon_revision_cmp(rev, ORD_GAME_MADE_CORE, &cmp) || cmp > 0)
+		return 0;
+	memcpy(day, rev, 10);
+	day[10] = '\0';
+	return ord_canon_made_since_day(made, day);
+}
+
+int ord_canon_made_since_core(const struct ord_canon_config *c, const char *rev)
+{
+	return ord_canon_made_since_core_of(c->made, c->made_core, rev);
+}
+
 void ord_canon_config_release(struct ord_canon_config *c)
 {
 	free((char *)c->ruleset);
 	free((char *)c->nmr);
 	free((char *)c->made);
+	free((char *)c->made_core);
+	free((char *)c->made_rules);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -260,6 +376,10 @@ const char *ord_canon_config_diff(const struct ord_canon_config *a, const struct
 		return "dice keyed by events";
 	if (!a->made != !b->made || (a->made && strcmp(a->made, b->made)))
 		return "orderly that made it";
+	if (!a->made_core != !b->made_core || (a->made_core && strcmp(a->made_core, b->made_core)))
+		return "core revision it was made with";
+	if (!a->made_rules != !b->made_rules || (a->made_rules && strcmp(a->made_rules, b->made_rules)))
+		return "rules revision it was made with";
 	if (memcmp(a->scenario, b->scenario, 32))
 		return "scenario";
 	if (memcmp(a->tables, b->tables, 32))

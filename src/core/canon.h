@@ -43,6 +43,11 @@ struct ord_canon_config {
 	const char *made;           /* made=DATE: the orderly that made the game, at or after
 				     * ORD_GAME_MADE (its checks below); NULL in a game made
 				     * before, which logs none */
+	const char *made_core;      /* made_core=REVISION: the core revision (ORD_CORE_REVISION)
+				     * of the orderly that made it, ORD_GAME_MADE_CORE or later;
+				     * NULL in a game made before the marker */
+	const char *made_rules;     /* made_rules=REVISION: its module's rules revision then;
+				     * NULL before the marker, or of a module that names none */
 	unsigned char scenario[32]; /* BLAKE2b-256 of the scenario file as stored */
 	unsigned char tables[32];   /* BLAKE2b-256 of the tables in force */
 	unsigned char key[32];      /* the game's public key */
@@ -55,11 +60,46 @@ struct ord_canon_config {
  * made so was stored by other means.  And a game made so finds a unit's
  * name that no unit has as written as its notation reads its words
  * (ord_ctx_set_made: "Soendre Jaegerkorps" for "Søndre Jægerkorps"),
- * which a game made before refuses.  A later check that a game's age
- * decides compares the date (ord_canon_made_since). */
+ * which a game made before refuses (held since to the core revision a
+ * game was made with: below).  The checks of a game's age above compare
+ * the date (ord_canon_made_since); a later change of what a phase
+ * resolves to compares the core revision (ord_canon_made_since_core). */
 #define ORD_GAME_MADE "2026-12-07"
 /* 1 when c's game says it was made by an orderly of date or later. */
 int ord_canon_made_since(const struct ord_canon_config *c, const char *date);
+/*
+ * made= is a day, and two builds of one day may read a game otherwise
+ * (ae6f373: a Krigsspil unit's name read as the notation reads its words,
+ * gated on made=2026-12-07, which this morning's builds wrote too).  So a
+ * game made since ORD_GAME_MADE_CORE also logs, in its creation and every
+ * opening beside made=, the core revision it was made with (made_core=,
+ * ORD_CORE_REVISION) and its module's rules revision (made_rules=), and a
+ * change gated on the game's age compares that revision
+ * (ord_canon_made_since_core): a game made by an orderly of that revision
+ * or later reads the new way.  A game that logs no made_core= was made
+ * before it: it keeps the day rule for the revisions up to
+ * ORD_GAME_MADE_CORE (made= of 2026-12-07, whichever build of the day made
+ * it, reads as 2026-12-07.1: as every orderly since ae6f373 read it), and
+ * is made before every later one.  A made_core= before ORD_GAME_MADE_CORE,
+ * one that is no revision, one without made=, a made_rules= that is no
+ * word (ord_canon_rules_word) and one without made_core= are no orderly's
+ * (ord_canon_config_read refuses them).
+ */
+#define ORD_GAME_MADE_CORE "2026-12-07.1"
+/* 1 when c's game was made by an orderly of core revision rev or later,
+ * as above. */
+int ord_canon_made_since_core(const struct ord_canon_config *c, const char *rev);
+/* The same of a game's made= and made_core= as it holds them (NULL:
+ * none logged): the one place that decides it. */
+int ord_canon_made_since_core_of(const char *made, const char *made_core, const char *rev);
+/* A revision "YYYY-MM-DD.N" (a core's, a module's rules') against another:
+ * 0 and *cmp (<0, 0, >0) when both read so (N a long: 30 characters at
+ * the most), else -1. */
+int ord_canon_revision_cmp(const char *a, const char *b, int *cmp);
+/* 1 when v is a rules revision as a module may name it (ruleset.h: a
+ * word, "2026-12-07.2", the template's "1"), of at most 31 characters a
+ * reader sees: what made_rules= may hold. */
+int ord_canon_rules_word(const char *v);
 /* The same of a game's made= as it holds it (NULL: a game made before,
  * which logs none), or of the day an entry made with the game is dated
  * (YYYY-MM-DD): the one place that decides "made since" (the seal's

@@ -1338,12 +1338,12 @@ static const struct keyed_name *keyed_find(struct ord_ctx *ctx, const char *writ
 	return first;
 }
 
-void ord_ctx_set_made(struct ord_ctx *ctx, const char *made)
+void ord_ctx_set_made(struct ord_ctx *ctx, const char *made, const char *made_core)
 {
 	struct ord_words_how how;
 
 	ctx->names_key = NULL;
-	if (!ord_canon_made_since_day(made, ORD_GAME_MADE))
+	if (!ord_canon_made_since_core_of(made, made_core, ORD_CORE_NAMES_KEYED))
 		return;
 	ord_words_how_of(&how, ctx->rs);
 	ctx->names_key = how.key;

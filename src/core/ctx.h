@@ -246,14 +246,20 @@ void ord_ctx_set_lazy_all(struct ord_ctx *ctx,
 				     int (*each)(void *arg, const char *id, const char *name,
 						 const char *side),
 				     void *arg));
-/* The game's made= (NULL: a game made before, which logs none): in a game
- * made since 2026-12-07 (ORD_GAME_MADE) a unit's name that is no unit's as
- * written is found as the game's notation reads its words (its word_key:
- * ordre's "Soendre Jaegerkorps" and "JÆGERKORPS" for "Søndre Jægerkorps"
- * and "Jægerkorps"), when that reading is one unit's name alone; a game
- * made before finds names as written (every reader of its stored sheets,
- * an older verify among them, found them so).  Before the first look-up. */
-void ord_ctx_set_made(struct ord_ctx *ctx, const char *made);
+/* The core revision since which a game reads a unit's name as its
+ * notation reads its words (below; ae6f373, phase.h). */
+#define ORD_CORE_NAMES_KEYED "2026-12-07.1"
+/* The game's made= and made_core= (NULL: not logged, canon.h): in a game
+ * made by an orderly of core revision ORD_CORE_NAMES_KEYED or later
+ * (ord_canon_made_since_core_of: made_core= that revision or later, or,
+ * logging no made_core=, made= of 2026-12-07 or later) a unit's name that
+ * is no unit's as written is found as the game's notation reads its words
+ * (its word_key: ordre's "Soendre Jaegerkorps" and "JÆGERKORPS" for
+ * "Søndre Jægerkorps" and "Jægerkorps"), when that reading is one unit's
+ * name alone; a game made before finds names as written (every reader of
+ * its stored sheets, an older verify among them, found them so).  Before
+ * the first look-up. */
+void ord_ctx_set_made(struct ord_ctx *ctx, const char *made, const char *made_core);
 /* The unit ids whose names read as written does (ord_ctx_set_made), each
  * '\0'-ended, into ids; how many (0 in a game made before, or when none
  * does). */

@@ -57,6 +57,8 @@ static void config_settings(const struct ord_game *g, struct ord_canon_config *c
 	c->witnessed = g->witnessed;
 	c->dice_by_events = g->dice_by_events;
 	c->made = g->made;
+	c->made_core = ord_game_made_core(g);
+	c->made_rules = ord_game_made_rules(g);
 	memcpy(c->scenario, g->scenario_hash, 32);
 	memcpy(c->tables, g->tables_hash, 32);
 	memcpy(c->key, g->pk, 32);
@@ -76,6 +78,21 @@ int ord_game_config(struct ord_game *g, struct ord_canon_config *c)
 	}
 	config_settings(g, c);
 	return 0;
+}
+
+int ord_game_made_since_core(const struct ord_game *g, const char *rev)
+{
+	return ord_canon_made_since_core_of(g->made, ord_game_made_core(g), rev);
+}
+
+const char *ord_game_made_core(const struct ord_game *g)
+{
+	return g->made_core[0] ? g->made_core : NULL;
+}
+
+const char *ord_game_made_rules(const struct ord_game *g)
+{
+	return g->made_rules[0] ? g->made_rules : NULL;
 }
 
 /* ---- hooks and transactions ---- */
@@ -490,6 +507,10 @@ static int check_config(struct ord_game *g)
 		g->dice_by_events = logged.dice_by_events;
 		free(g->made);
 		g->made = logged.made ? ord_strdup(logged.made) : NULL;
+		snprintf(g->made_core, sizeof(g->made_core), "%s",
+			 logged.made_core ? logged.made_core : "");
+		snprintf(g->made_rules, sizeof(g->made_rules), "%s",
+			 logged.made_rules ? logged.made_rules : "");
 		config_settings(g, &live);
 		memcpy(live.scenario, logged.scenario, 32);
 		/* compared before the first change (check_scenario) */
@@ -924,6 +945,14 @@ int ord_game_create(ord_game **out, const char *path, const char *scenario_path,
 	g->dice_by_events = 1;
 	/* and says what its front door refused since (canon.h) */
 	g->made = ord_strdup(ORD_GAME_MADE);
+	/* and the revisions it was made with, which made= (a day) does not
+	 * tell apart (canon.h, ORD_GAME_MADE_CORE) */
+	snprintf(g->made_core, sizeof(g->made_core), "%s", ORD_CORE_REVISION);
+	/* a module's revision that is no such word is not logged (canon.h) */
+	snprintf(g->made_rules, sizeof(g->made_rules), "%s",
+		 ord_ruleset_revision(g->rs) && ord_canon_rules_word(ord_ruleset_revision(g->rs))
+			 ? ord_ruleset_revision(g->rs)
+			 : "");
 	g->title = ord_strdup(sc.title);
 	g->nmr = ord_strdup(sc.nmr);
 	g->repeat_orders = 1;
@@ -1104,7 +1133,7 @@ int ord_game_load_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, int wit
 	int err;
 
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
-	ord_ctx_set_made(ctx, g->made);
+	ord_ctx_set_made(ctx, g->made, ord_game_made_core(g));
 	/* room for every unit at once: doubling, 100,000 units took room
 	 * for 131,072 */
 	if (ord_store_unit_bound(g->db, &bound) == 0)
@@ -1174,7 +1203,7 @@ int ord_game_load_side_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, co
 	int err;
 
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
-	ord_ctx_set_made(ctx, g->made);
+	ord_ctx_set_made(ctx, g->made, ord_game_made_core(g));
 	if (!s)
 		return ord_error_set(ORD_ENOTFOUND, "unknown side '%s'", side);
 	if ((err = ord_store_unit_bound(g->db, &total)) != 0)
@@ -1546,6 +1575,24 @@ int ord_game_pending_note(ord_game *g, const char *lang, size_t n, struct ord_bu
 	return 0;
 }
 
+/* The orderly g was made with, as its log says (made=, made_core=,
+ * made_rules=: canon.h). */
+static void info_made(const struct ord_game *g, struct ord_buf *out)
+{
+	if (!g->made)
+		ord_buf_addf(out, "made:      before %s (its log says no made=)\n", ORD_GAME_MADE);
+	else if (!g->made_core[0])
+		ord_buf_addf(out,
+			     "made:      %s, core revision not logged (an orderly of that day before it logged one, core revision %s or earlier)\n",
+			     g->made, ORD_GAME_MADE_CORE);
+	else if (g->made_rules[0])
+		ord_buf_addf(out, "made:      %s, core revision %s, %s rules of %s\n", g->made,
+			     g->made_core, g->rs->name, g->made_rules);
+	else
+		ord_buf_addf(out, "made:      %s, core revision %s, %s rules of no revision\n",
+			     g->made, g->made_core, g->rs->name);
+}
+
 int ord_game_info(ord_game *g, struct ord_buf *out, int xml)
 {
 	return ord_game_info_lang(g, out, xml, "en");
@@ -1614,6 +1661,15 @@ static int info_text(ord_game *g, struct ord_buf *out, int xml, const struct ord
 			     "\" deadline=\"%s\" nmr=\"%s\" fixed-dice=\"%s\" key=\"%s\" referee=\"%s\" witnessed=\"%s\" seed-commitment=\"%s\"",
 			     when, g->nmr, g->fixed_dice ? "yes" : "no", key,
 			     g->refereeless ? "no" : "yes", g->witnessed ? "yes" : "no", sc);
+		/* the orderly it was made with, as its log says (canon.h):
+		 * "" where it logs none */
+		ord_buf_adds(out, " made=\"");
+		ord_buf_add_xml(out, g->made ? g->made : "");
+		ord_buf_adds(out, "\" made-core=\"");
+		ord_buf_add_xml(out, g->made_core);
+		ord_buf_adds(out, "\" made-rules=\"");
+		ord_buf_add_xml(out, g->made_rules);
+		ord_buf_addch(out, '"');
 		/* mail: deadline passed, schedule */
 		ord_buf_addf(out, " deadline-passed=\"%s\" schedule=\"", passed ? "yes" : "no");
 		ord_schedule_format(&sched, out);
@@ -1666,6 +1722,7 @@ static int info_text(ord_game *g, struct ord_buf *out, int xml, const struct ord
 			ord_buf_addch(out, '\n');
 		}
 		ord_buf_addf(out, "nmr:       %s\n", g->nmr);
+		info_made(g, out);
 		if (g->fixed_dice)
 			ord_buf_adds(out, "dice:      fixed by the referee (a test game)\n");
 		ord_buf_adds(out, "sides:\n");

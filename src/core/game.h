@@ -28,6 +28,12 @@ struct ord_game {
 			     config says dice=events (check_config) */
 	char *made;         /* the orderly that made it (made=, ORD_GAME_MADE), as the log's
 			     config says; NULL: a game made before */
+	/* its core and its module's rules revisions (made_core=, made_rules=:
+	 * canon.h), as the log says; "": none logged (a game made before the
+	 * marker, a module that names no revision).  Held here, not
+	 * allocated: a revision is at most 30 characters (canon.c) */
+	char made_core[32];
+	char made_rules[32];
 	const struct ord_ruleset *rs;
 	const struct ord_notation *notation;
 	struct ord_rules *rules;
@@ -141,6 +147,14 @@ void ord_game_side_list(const struct ord_game *g, struct ord_buf *out);
  * into g).  The scenario's hash is read the first time: the scenario lists
  * every unit, so opening a game does not read it. */
 int ord_game_config(struct ord_game *g, struct ord_canon_config *out);
+/* 1 when g was made by an orderly of core revision rev or later, as its
+ * log says (made_core=, or for a game made before the marker made='s day:
+ * ord_canon_made_since_core_of).  What a change of what a phase resolves
+ * to that only games made since may see is gated on. */
+int ord_game_made_since_core(const struct ord_game *g, const char *rev);
+/* g's made_core= and made_rules=, NULL when it logs none. */
+const char *ord_game_made_core(const struct ord_game *g);
+const char *ord_game_made_rules(const struct ord_game *g);
 
 /* Tell the hook (if any) what the change did, inside its transaction. */
 int ord_game_notify(struct ord_game *g, const struct ord_change *c);

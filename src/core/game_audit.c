@@ -261,6 +261,10 @@ static int check_create(struct audit *a)
 	if (a->v.failures == bad)
 		ord_vout_ok(&a->v,
 			    "creation: the game id, its ruleset, NMR policy, dice, referee, scenario, tables and key are the ones logged");
+	/* every opening is held to it (check_turn): said once */
+	if (a->have_created)
+		ord_verify_cache_say_made(a->cache, &a->v, &a->created,
+					  "in the creation (entry 1) and every opening");
 	return 0;
 }
 

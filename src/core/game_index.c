@@ -36,7 +36,7 @@ int ord_game_index_orders(struct ord_game *g, int turn, struct ord_ctx *units)
 	if (g->refereeless)
 		return 0;
 	ord_ctx_init(&own, g->rs, g->rules, turn);
-	ord_ctx_set_made(&own, g->made);
+	ord_ctx_set_made(&own, g->made, ord_game_made_core(g));
 	if (units && units->checks_only && units->nunits && !units->nsheets) {
 		/* the seal's context of every unit (ord_game_live_units),
 		 * found in the same unit order as a read of them */
@@ -168,7 +168,7 @@ int ord_game_event_ctx(struct ord_game *g, struct ord_ctx *ctx, int turn, const 
 	lz->have = ord_xcalloc(next + 1, 1);
 	*lazy = lz;
 	ord_ctx_init(ctx, g->rs, g->rules, turn);
-	ord_ctx_set_made(ctx, g->made);
+	ord_ctx_set_made(ctx, g->made, ord_game_made_core(g));
 	ord_ctx_set_lazy(ctx, total, lazy_event_unit, lz);
 	ord_ctx_set_lazy_all(ctx, lazy_event_all);
 	/* every event of the turn and the new ones fit: none moves while a

@@ -145,7 +145,7 @@ int ord_game_seal(ord_game *g, int force)
 	if ((err = ord_game_may_change(g)) != 0 || (err = ord_store_begin(g->db)) != 0)
 		return err;
 	ord_ctx_init(&units, g->rs, g->rules, 0);
-	ord_ctx_set_made(&units, g->made);
+	ord_ctx_set_made(&units, g->made, ord_game_made_core(g));
 	if ((err = ord_game_turn(g, &t, 0)) != 0)
 		goto out;
 	units.turn = t.turn;

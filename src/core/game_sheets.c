@@ -1056,7 +1056,7 @@ static int side_of_keyed(struct ord_game *g, const struct ord_sheet *sheet, stru
 	int err = 0;
 
 	ord_ctx_init(&c, g->rs, g->rules, 0);
-	ord_ctx_set_made(&c, g->made);
+	ord_ctx_set_made(&c, g->made, ord_game_made_core(g));
 	if (c.names_key && (err = ord_game_units(g, keep_unit, &c)) == 0) {
 		ord_ctx_index(&c);
 		for (i = 0; i < sheet->n; i++) {

@@ -21,7 +21,12 @@
  * 2026-12-07.1: in a game made since 2026-12-07 a unit's name no unit has
  * as written is found as the notation reads its words (ord_ctx_set_made:
  * a Krigsspil ranging at "SOENDRE JAEGERKORPS" with no map, an object's
- * name to an orderly of that day before it, is the unit) */
+ * name to an orderly of that day before it, is the unit; held since to the
+ * core revision a game was made with, ORD_CORE_NAMES_KEYED).  A game made
+ * since logs the revision it was made with (made_core=, canon.h): a
+ * correction for the games made since it alone is gated on
+ * ord_game_made_since_core(g, ITS_REVISION), never on made='s day.  The
+ * marker changes nothing a phase resolves to: no revision for it. */
 #define ORD_CORE_REVISION "2026-12-07.1"
 
 /* The dice of a phase. */

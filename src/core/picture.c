@@ -259,8 +259,8 @@ int ord_map_draw(const struct ord_map_src *src, const char *side, const char *la
 
 	ord_ctx_init(&full, rs, src->rules, src->turn);
 	ord_ctx_init(&view, rs, src->rules, src->turn);
-	ord_ctx_set_made(&full, src->made);
-	ord_ctx_set_made(&view, src->made);
+	ord_ctx_set_made(&full, src->made, src->made_core);
+	ord_ctx_set_made(&view, src->made, src->made_core);
 	if ((err = src->units_at(src->ud, k, add_unit, &full)) != 0)
 		goto out;
 	ord_ctx_index(&full);
@@ -391,6 +391,7 @@ int ord_game_map(ord_game *g, struct ord_buf *svg, const char *side, int turn, c
 	src.rs = g->rs;
 	src.rules = g->rules;
 	src.made = g->made;
+	src.made_core = ord_game_made_core(g);
 	src.title = g->title;
 	src.sides = dg.sides;
 	src.side_titles = dg.titles;
@@ -494,8 +495,8 @@ int ord_game_chart(ord_game *g, struct ord_buf *svg, const char *side, const cha
 	reading = 1;
 	ord_ctx_init(&full, g->rs, g->rules, 0);
 	ord_ctx_init(&view, g->rs, g->rules, 0);
-	ord_ctx_set_made(&full, g->made);
-	ord_ctx_set_made(&view, g->made);
+	ord_ctx_set_made(&full, g->made, ord_game_made_core(g));
+	ord_ctx_set_made(&view, g->made, ord_game_made_core(g));
 	loaded = 1;
 	if ((err = ord_store_turns_each(g->db, add_turn, &ts)) != 0)
 		goto out;

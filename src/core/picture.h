@@ -20,6 +20,7 @@ struct ord_map_src {
 	const struct ord_ruleset *rs;
 	struct ord_rules *rules;
 	const char *made;               /* the game's made= (ord_ctx_set_made) */
+	const char *made_core;          /* its made_core= (NULL: none logged) */
 	const char *title;              /* the game's */
 	const char *const *sides;       /* the sides' names, in the game's order */
 	const char *const *side_titles; /* their names as the scenario gives them */

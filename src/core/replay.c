@@ -7,7 +7,6 @@
  * phase.c as the game ran it, and every roll, result and unit state
  * compared with what was recorded.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +58,7 @@ static int build_ctx(struct vr *x, struct ord_ctx *ctx)
 	int bad = x->v->failures;
 
 	ord_ctx_init(ctx, x->rs, x->rules, r->turn);
-	ord_ctx_set_made(ctx, x->have_cfg ? x->cfg.made : NULL);
+	ord_ctx_set_made(ctx, x->have_cfg ? x->cfg.made : NULL, x->have_cfg ? x->cfg.made_core : NULL);
 	ord_ctx_reserve_units(ctx, x->sc.nunits);
 	if ((x->read_err = ord_record_units(r, opening_unit, &o)) != 0)
 		return 1;
@@ -1345,36 +1344,6 @@ static int fixed_roll(void *ud, const struct ord_rec_roll *rr)
 	return 0;
 }
 
-/* A rules revision "YYYY-MM-DD.N" against another: 0 and *cmp (<0, 0, >0)
- * when both read so, else -1. */
-static int revision_cmp(const char *a, const char *b, int *cmp)
-{
-	const char *s[2] = { a, b };
-	long n[2];
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		char *end;
-		int k;
-
-		if (!s[i] || strlen(s[i]) < 12 || s[i][4] != '-' || s[i][7] != '-' || s[i][10] != '.')
-			return -1;
-		for (k = 0; k < 10; k++)
-			if (k != 4 && k != 7 && (s[i][k] < '0' || s[i][k] > '9'))
-				return -1;
-		if (s[i][11] < '0' || s[i][11] > '9')
-			return -1;
-		errno = 0;
-		n[i] = strtol(s[i] + 11, &end, 10);
-		if (errno || *end)
-			return -1;
-	}
-	*cmp = strncmp(a, b, 10);
-	if (!*cmp)
-		*cmp = n[0] < n[1] ? -1 : n[0] > n[1];
-	return 0;
-}
-
 /*
  * The rules a phase was resolved by, against this build's: a rule corrected
  * between an earlier revision and this build's shows in the replay as a
@@ -1434,7 +1403,7 @@ static int revision_known(const char *named, const char *mine)
 	int cmp;
 
 	return named && mine &&
-	       (!strcmp(named, mine) || (!revision_cmp(named, mine, &cmp) && cmp < 0));
+	       (!strcmp(named, mine) || (!ord_canon_revision_cmp(named, mine, &cmp) && cmp < 0));
 }
 
 static void revision_note(struct vr *x, const struct ord_rec_entry *e, size_t p, int differed,
@@ -1460,8 +1429,9 @@ static void revision_note(struct vr *x, const struct ord_rec_entry *e, size_t p,
 			      p + 1, x->rs->phases[p], was.buf, x->rs->name,
 			      mine ? mine : "no revision", ORD_CORE_REVISION,
 			      mixed ? "cannot excuse: the turn's phases name other rules than each other"
-			      : (rules && revision_cmp(rules, mine ? mine : rules, &cmp)) ||
-					      (core && revision_cmp(core, ORD_CORE_REVISION, &cmp))
+			      : (rules && ord_canon_revision_cmp(rules, mine ? mine : rules, &cmp)) ||
+					      (core &&
+					       ord_canon_revision_cmp(core, ORD_CORE_REVISION, &cmp))
 				      ? "does not know: it is not a revision (YYYY-MM-DD.N)"
 				      : "does not know: it is later than its own, or names a core without its rules");
 	else if (other && differed)

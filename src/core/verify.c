@@ -276,6 +276,7 @@ struct ord_verify_cache {
 	int have_sides_root, have_units_root;
 	unsigned char sides_root[32], units_root[32];
 	int names_noted; /* sc's names looked at (note_names), once a game */
+	int made_said;   /* the orderly the game was made with said, once a game */
 };
 
 /* The digest of the scenario's sides (sides) or units (!sides), as an
@@ -428,6 +429,12 @@ static void check_opening(struct vr *x)
 			ord_vout_note(x->v,
 				      "the game's first opening (entry %lld), made with the game, is dated %s, on or after %s, since when orderly logs made= at a game's creation and in every opening, but it logs no made=: the game was made by another build (a referee's own, or an orderly of %s before the line), and is checked as an old game, the sheets' unseen characters and an opening without the roster's roots only noted (threat model, attacks 34 and 43)",
 				      (long long)e->seq, day, ORD_GAME_MADE, ORD_GAME_MADE);
+	}
+	{
+		char where[80];
+		snprintf(where, sizeof(where), "in the opening of turn %d (entry %lld)", r->turn,
+			 (long long)e->seq);
+		ord_verify_cache_say_made(x->cache, x->v, &x->cfg, where);
 	}
 	if (!strcmp(x->cfg.nmr, "repeat") && !x->cfg.repeat_orders)
 		ord_vout_note(x->v,
@@ -689,6 +696,39 @@ static void note_names(struct ord_vout *v, const struct ord_scenario *sc)
 		ord_vout_note(v, "%s", line);
 	}
 	free(msg);
+}
+
+void ord_verify_cache_say_made(struct ord_verify_cache *c, struct ord_vout *v,
+			       const struct ord_canon_config *cfg, const char *where)
+{
+	int cmp;
+
+	if (c && c->made_said)
+		return;
+	if (c)
+		c->made_said = 1;
+	if (!cfg->made) {
+		ord_vout_ok(v, "made: by an orderly before %s (no made= logged %s)", ORD_GAME_MADE,
+			    where);
+		return;
+	}
+	if (!cfg->made_core) {
+		/* the day rule (canon.h): what ae6f373 and every orderly
+		 * since read, and an orderly of the day before it did not */
+		ord_vout_note(v, "made: %s, its core revision not logged (made=%s and no made_core= logged %s): an orderly of %s before it was logged (core revision %s or earlier) made it, a build of the referee's own, or the line was taken out; read as of core revision %s (a unit's name found as the notation reads its words, which an orderly of that day before core revision %s did not do) and as made before every later core revision (threat model, attack 43)",
+			      cfg->made, cfg->made, where, ORD_GAME_MADE, ORD_GAME_MADE_CORE,
+			      ORD_GAME_MADE_CORE, ORD_CORE_NAMES_KEYED);
+		return;
+	}
+	if (cfg->made_rules)
+		ord_vout_ok(v, "made: %s, core revision %s, %s rules of %s, as logged %s",
+			    cfg->made, cfg->made_core, cfg->ruleset, cfg->made_rules, where);
+	else
+		ord_vout_ok(v, "made: %s, core revision %s, %s rules of no revision, as logged %s",
+			    cfg->made, cfg->made_core, cfg->ruleset, where);
+	if (!ord_canon_revision_cmp(cfg->made_core, ORD_CORE_REVISION, &cmp) && cmp > 0)
+		ord_vout_note(v, "the game was made by an orderly of core revision %s, later than this one's (%s): a change that orderly makes in the games made with it is not this one's; check the game with an orderly of core revision %s or later",
+			      cfg->made_core, ORD_CORE_REVISION, cfg->made_core);
 }
 
 void ord_verify_cache_note_names(struct ord_verify_cache *c, struct ord_vout *v)

@@ -139,6 +139,15 @@ void ord_verify_cache_chain_whole(struct ord_verify_cache *c);
  * model, attack 41), once: the records checked with c note them no more
  * (the audit notes them with the game's units, before its turns). */
 void ord_verify_cache_note_names(struct ord_verify_cache *c, struct ord_vout *v);
+/* Say to v the orderly the game was made with, as cfg logs it (where:
+ * "in the creation (entry 1) and every opening"): its made=, the core and rules
+ * revisions of made_core= and made_rules= (canon.h), noted where it logs
+ * made= but no core revision, or a core later than this orderly's.  Once
+ * with a cache c (NULL: said): the records checked with c say it no more
+ * (the audit says it of the creation, before its turns). */
+struct ord_canon_config;
+void ord_verify_cache_say_made(struct ord_verify_cache *c, struct ord_vout *v,
+			       const struct ord_canon_config *cfg, const char *where);
 /* ord_verify_record, taking the scenario and tables from c when the
  * record's bytes are the ones c holds (by their hashes), else reading them
  * and keeping them in c. */

@@ -19,6 +19,9 @@
 #   expect_eq GOT WANT [WHAT]  fail unless GOT is WANT
 #   sql GAME QUERY             run QUERY on GAME with the sqlite3 shell
 #   need_sqlite3               skip the test (exit 0) when sqlite3 is missing
+#   unmark GAME                take the core marker (made_core=,
+#                              made_rules=) out of GAME's log, as an
+#                              orderly before it wrote it (no rechain)
 #   play_demo RULESET GAME     play RULESET's demo game into GAME (its
 #                              examples/demo/play, real dice; GAME.log)
 #   resolve_rest GAME [N]      resolve the next N phases (all left), each
@@ -113,6 +116,22 @@ need_sqlite3() {
 
 sql() {
 	sqlite3 -batch -bail "$1" "$2"
+}
+
+# unmark GAME: the core marker (made_core=, made_rules=: the core and rules
+# revisions the game was made with, canon.h) taken out of GAME's creation
+# and openings, as an orderly before it logged them; made= stays, and the
+# chain is not made again (the caller's forge does it)
+unmark() {
+	local created core rules
+	created=$(sql "$1" "SELECT body FROM log WHERE kind = 'create'")
+	core=$(sed -n 's/^made_core=//p' <<<"$created")
+	rules=$(sed -n 's/^made_rules=//p' <<<"$created")
+	[[ -n "$core" ]] || fail "the creation of '$1' logs no made_core= (fix the test)"
+	sql "$1" "UPDATE log SET body = replace(replace(body, 'made_core=$core' || char(10), ''),
+		'made_rules=$rules' || char(10), '') WHERE kind IN ('create', 'open')"
+	[[ "$(sql "$1" "SELECT count(*) FROM log WHERE body LIKE '%made_core=%' OR body LIKE '%made_rules=%'")" == 0 ]] ||
+		fail "the log of '$1' still says made_core= or made_rules= (fix the test)"
 }
 
 # SQL that puts a game's outbox back as an orderly before schema 19 kept

@@ -1297,6 +1297,7 @@ expect_in "$(sql $g "SELECT body FROM log WHERE kind = 'create'")" "made=2026-12
 # strip_made GAME: its creation and openings as an orderly before made=
 # wrote them (test_hidden_orders.sh)
 strip_made() {
+	unmark "$1"
 	sql "$1" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
 	[[ "$(sql "$1" "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
 		fail "the log of '$1' still says made= (fix the test)"

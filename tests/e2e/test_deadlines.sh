@@ -141,6 +141,7 @@ expect_line "$OUT" "^  ok: seal: entry [0-9]+ seals the latest sheet of each of 
 # made again.
 need_forge
 strip_made() {
+	unmark "$1"
 	sql "$1" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
 	[[ "$(sql "$1" "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
 		fail "the log of '$1' still says made= (fix the test)"

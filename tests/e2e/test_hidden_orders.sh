@@ -66,6 +66,7 @@ expect_not_in "$OUT" "$RLO"
 # chain made again; then the sheet's bytes edited, committed again with
 # its nonce, the chain made again
 strip_made() {
+	unmark "$1"
 	sql "$1" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
 	[[ "$(sql "$1" "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
 		fail "the log of '$1' still says made= (fix the test)"

@@ -105,6 +105,7 @@ expect_exit 0 ord sign --head unrostered.head --side blue --key forger.key "$FIX
 NONCE=$(sed -n 's/^nonce: //p' <<<"$OUT")
 SIG=$(sed -n 's/^signature: //p' <<<"$OUT")
 UOPEN=$(sql unrostered.orderly "SELECT seq FROM log WHERE kind = 'open' AND turn = 1")
+unmark unrostered.orderly
 sql unrostered.orderly "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open');
 	UPDATE log SET body = replace(body, substr(body, instr(body, 'sides_root='), 76), '') WHERE seq = $UOPEN;
 	UPDATE log SET body = replace(body, substr(body, instr(body, 'units_root='), 76), '') WHERE seq = $UOPEN" >/dev/null

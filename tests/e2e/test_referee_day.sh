@@ -325,6 +325,7 @@ expect_line "$ERR" "^ascii-two\\.txt:1:1: unknown unit 'Soendre Jaegerkorps': as
 need_forge
 need_sqlite3
 expect_exit 0 ord new old.game --scenario ascii.xml --tables "$KS/map.xml"
+unmark old.game
 sql old.game "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
 [[ "$(sql old.game "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
 	fail "the log of 'old.game' still says made= (fix the test)"
@@ -372,8 +373,12 @@ expect_eq "$(sha old.game)" "$before" "the game file after a refused event"
 # so the entries keep their form), then said again; the audit shows the
 # difference, and the revision of the core that changed (not only the
 # Krigsspil rules: the entries name this orderly's) says why, where it
-# said nothing of the kind when the core's revision did not change
+# said nothing of the kind when the core's revision did not change.  That
+# orderly logged no core marker (made_core=, made_rules=): a game so is
+# read by made='s day, as every orderly since core 2026-12-07.1 read it,
+# and the audit says so
 expect_exit 0 ord new early.game --scenario ascii.xml
+unmark early.game
 sql early.game "UPDATE log SET body = replace(body, 'made=2026-12-07', 'madx=2026-12-07') WHERE kind IN ('create', 'open')"
 "$FORGE" rechain early.game || fail "ord_forge rechain early.game"
 expect_exit 0 ord submit early.game --side danske "$KS/demo/turn1-danske.txt"
@@ -395,5 +400,6 @@ expect_eq "$RC" 1 "the audit of a game made on 2026-12-07 before names were read
 expect_in "$OUT" "the result for L9 is recorded as \"indskudt på SOENDRE JAEGERKORPS\", but the rules give \"indskudt på D4\""
 expect_in "$OUT" "phase 4 (skydninger) was resolved by krigsspil rules of $(ord version | sed -n 's/^krigsspil rules revision //p') (core 2026-12-02.2); this orderly replays it with krigsspil rules of"
 expect_in "$OUT" "(core $CORE): a rule corrected between the two shows as a difference, which is no cheat by itself"
+expect_in "$OUT" "note: made: 2026-12-07, its core revision not logged (made=2026-12-07 and no made_core= logged in the creation (entry 1) and every opening): an orderly of 2026-12-07 before it was logged (core revision 2026-12-07.1 or earlier) made it"
 
 note "ok"

@@ -42,6 +42,7 @@ rootless() {
 # its creation and openings (an orderly since 2026-12-07 says so), turn
 # 1's opening without the roots
 unrostered() {
+	unmark "$1"
 	sql "$1" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
 	rootless "$1"
 }
@@ -171,6 +172,7 @@ expect_in "$OUT" "turn 1's opening (entry 3) logs neither of the roster's roots 
 # a game of 2026-12-06 (no made=, turn 1 opened with the roots), turn 2's
 # opening written without them: its seal, resolve and exchange refuse
 expect_exit 0 ord new dec6.orderly --scenario scenario.xml
+unmark dec6.orderly
 sql dec6.orderly "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
 "$FORGE" rechain dec6.orderly || fail "ord_forge rechain dec6.orderly"
 expect_exit 0 ord submit dec6.orderly --side red red-ok.txt

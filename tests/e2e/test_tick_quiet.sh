@@ -22,6 +22,7 @@ for g in "$G" "$O"; do
 	printf 'blue shako and sabre\n' | ord register "$g" --side blue --passphrase-file - >/dev/null
 	expect_exit 0 ord deadline "$g" 2030-12-10T18:00Z
 done
+unmark "$O"
 sql "$O" "UPDATE log SET body = replace(body, 'made=2026-12-07' || char(10), '') WHERE kind IN ('create', 'open')"
 [[ "$(sql "$O" "SELECT count(*) FROM log WHERE body LIKE '%made=%'")" == 0 ]] ||
 	fail "the log of '$O' still says made= (fix the test)"

@@ -109,14 +109,15 @@ START_TEST(test_hint)
 END_TEST
 
 /* A Krigsspil game's units (the ordre notation reads its words with æ ø
- * å typed ae oe aa, in any case): made= says how a name is found. */
-static void ks_units(struct ord_ctx *k, const char *made)
+ * å typed ae oe aa, in any case): made= and made_core= say how a name is
+ * found. */
+static void ks_units_core(struct ord_ctx *k, const char *made, const char *core)
 {
 	const struct ord_ruleset *rs;
 
 	ck_assert_int_eq(ord_ruleset_find(&rs, "krigsspil"), 0);
 	ord_ctx_init(k, rs, NULL, 1);
-	ord_ctx_set_made(k, made);
+	ord_ctx_set_made(k, made, core);
 	ord_ctx_add_unit(k, "D3", "Slesvigske J\u00E6gerkorps", "danske", "", "");
 	ord_ctx_add_unit(k, "D4", "S\u00F8ndre J\u00E6gerkorps", "danske", "", "");
 	ord_ctx_add_unit(k, "D5", "J\u00E6gerkorps", "danske", "", "");
@@ -124,6 +125,12 @@ static void ks_units(struct ord_ctx *k, const char *made)
 	ord_ctx_add_unit(k, "L2", "Holstein", "allierede", "", "");
 	ord_ctx_add_unit(k, "L3", "H\u00F8lstein", "allierede", "", "");
 	ord_ctx_index(k);
+}
+
+/* ... a game made before the core revision was logged (made_core=) */
+static void ks_units(struct ord_ctx *k, const char *made)
+{
+	ks_units_core(k, made, NULL);
 }
 
 static const char *ks_found(struct ord_ctx *k, const char *written)
@@ -193,6 +200,40 @@ START_TEST(test_find_keyed)
 			    "a game made before 2026-12-07: write them, or its id 'D4')");
 	free(h);
 	ord_ctx_release(&k);
+}
+END_TEST
+
+/* A game that logs the core revision it was made with (made_core=) reads
+ * names by that revision, not by made='s day: one of ORD_CORE_NAMES_KEYED
+ * or later as the notation reads its words, one before it as written,
+ * whatever its made= says; and one that logs none by made='s day, as
+ * every game made before the marker is read today. */
+START_TEST(test_find_keyed_by_core)
+{
+	static const struct {
+		const char *made, *core;
+		int keyed;
+	} games[] = {
+		{ "2026-12-07", "2026-12-07.1", 1 }, /* this orderly's, ORD_GAME_MADE_CORE */
+		{ "2026-12-07", "2026-12-07.9", 1 },
+		{ "2026-12-07", "2027-01-02.1", 1 },
+		{ "2026-12-07", "2026-12-06.1", 0 }, /* a core before the reading */
+		{ "2026-12-08", "2026-12-07.0", 0 }, /* the day later, the core before */
+		{ "2026-12-07", NULL, 1 },           /* no marker: made='s day */
+		{ NULL, NULL, 0 },                   /* made before made= */
+	};
+	struct ord_ctx k;
+	size_t i;
+
+	ck_assert_str_eq(ORD_CORE_NAMES_KEYED, "2026-12-07.1");
+	for (i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
+		ks_units_core(&k, games[i].made, games[i].core);
+		ck_assert_msg(!strcmp(ks_found(&k, "Soendre Jaegerkorps"), games[i].keyed ? "D4" : ""),
+			      "made=%s made_core=%s", games[i].made ? games[i].made : "(none)",
+			      games[i].core ? games[i].core : "(none)");
+		ck_assert_str_eq(ks_found(&k, "S\u00F8ndre J\u00E6gerkorps"), "D4");
+		ord_ctx_release(&k);
+	}
 }
 END_TEST
 
@@ -322,6 +363,7 @@ Suite *ord_test_suite(void)
 	tcase_add_test(tc, test_find_decomposed);
 	tcase_add_test(tc, test_hint);
 	tcase_add_test(tc, test_find_keyed);
+	tcase_add_test(tc, test_find_keyed_by_core);
 	tcase_add_test(tc, test_unit_results);
 	tcase_add_test(tc, test_unit_results_appended);
 	tcase_add_test(tc, test_unit_results_many);

@@ -22,8 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/canon.h"
 #include "core/ctx.h"
 #include "core/game.h"
+#include "core/phase.h"
 #include "orderly.h"
 #include "store/stmt.h"
 #include "store/store.h"
@@ -513,6 +515,176 @@ START_TEST(test_create_open)
 	ord_game_free(g);
 	ck_assert_int_eq(db_int("SELECT count(*) FROM unit"), 6);
 	ck_assert_int_eq(db_int("SELECT count(*) FROM turn"), 1);
+}
+END_TEST
+
+/* body with the first from replaced by to (malloc'd) */
+static char *body_edit(const char *body, const char *from, const char *to)
+{
+	const char *at = strstr(body, from);
+	struct ord_buf b = ORD_BUF_INIT;
+
+	ck_assert_msg(at != NULL, "'%s' not in:\n%s", from, body);
+	ord_buf_add(&b, body, (size_t)(at - body));
+	ord_buf_adds(&b, to);
+	ord_buf_adds(&b, at + strlen(from));
+	return ord_buf_detach(&b, NULL);
+}
+
+/* body's config read: 0, or the error, whose message must hold want */
+static int config_of(const char *body, struct ord_canon_config *c, const char *want)
+{
+	int err = ord_canon_config_read(c, body);
+
+	if (err) {
+		ck_assert_msg(strstr(ord_error_last(), want) != NULL, "expected '%s' in '%s'", want,
+			      ord_error_last());
+		ord_error_clear();
+	}
+	return err;
+}
+
+/* A game logs, in its creation and every opening beside made= (a day),
+ * the core and rules revisions it was made with (made_core=, made_rules=:
+ * canon.h); a change gated on the game's age compares the core revision
+ * (ord_game_made_since_core), and a game that logs none keeps made='s day
+ * up to ORD_GAME_MADE_CORE.  A marker no orderly writes is refused. */
+START_TEST(test_made_core)
+{
+	ord_game *g = create(SCENARIO_HOLD);
+	const char *rules = ord_ruleset_revision(g->rs);
+	struct ord_canon_config c, d;
+	struct ord_buf want = ORD_BUF_INIT;
+	sqlite3 *db = db_open();
+	sqlite3_stmt *st;
+	char *create_body, *open_body, *b, *b2;
+	int cmp;
+
+	/* this orderly's core is the marker's first revision or later */
+	ck_assert_int_eq(ord_canon_revision_cmp(ORD_CORE_REVISION, ORD_GAME_MADE_CORE, &cmp), 0);
+	ck_assert_int_ge(cmp, 0);
+	ck_assert_ptr_nonnull(rules);
+	st = db_query(db, "SELECT body FROM log WHERE kind = 'create'");
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	create_body = ord_strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	st = db_query(db, "SELECT body FROM log WHERE kind = 'open' AND turn = 1");
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	open_body = ord_strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	ord_buf_addf(&want, "made=" ORD_GAME_MADE "\nmade_core=" ORD_CORE_REVISION "\nmade_rules=%s\n",
+		     rules);
+	ck_assert_ptr_nonnull(strstr(create_body, want.buf));
+	ck_assert_ptr_nonnull(strstr(open_body, want.buf));
+	ck_assert_int_eq(ord_game_made_since_core(g, ORD_GAME_MADE_CORE), 1);
+	ck_assert_int_eq(ord_game_made_since_core(g, ORD_CORE_REVISION), 1);
+	ck_assert_int_eq(ord_game_made_since_core(g, "2099-01-01.1"), 0);
+	ord_buf_reset(&want);
+	ord_buf_addf(&want,
+		     "made:      " ORD_GAME_MADE ", core revision " ORD_CORE_REVISION
+		     ", battalion rules of %s\n",
+		     rules);
+	expect_info(g, want.buf);
+	ord_buf_reset(&want);
+	ord_buf_addf(&want,
+		     " made=\"" ORD_GAME_MADE "\" made-core=\"" ORD_CORE_REVISION
+		     "\" made-rules=\"%s\"",
+		     rules);
+	b = info(g, 1);
+	ck_assert_msg(strstr(b, want.buf) != NULL, "expected '%s' in:\n%s", want.buf, b);
+	free(b);
+
+	/* read back, and an opening without it differs from the creation */
+	ck_assert_int_eq(config_of(create_body, &c, ""), 0);
+	ck_assert_str_eq(c.made_core, ORD_CORE_REVISION);
+	ck_assert_str_eq(c.made_rules, rules);
+	ck_assert_int_eq(ord_canon_made_since_core(&c, ORD_GAME_MADE_CORE), 1);
+	ord_buf_reset(&want);
+	ord_buf_addf(&want, "made_core=" ORD_CORE_REVISION "\nmade_rules=%s\n", rules);
+	b = body_edit(open_body, want.buf, "");
+	ck_assert_int_eq(config_of(b, &d, ""), 0);
+	ck_assert_ptr_null(d.made_core);
+	ck_assert_ptr_null(d.made_rules);
+	ck_assert_str_eq(ord_canon_config_diff(&c, &d), "core revision it was made with");
+	/* ... a game made before the marker: made='s day up to it, before
+	 * every later core revision */
+	ck_assert_int_eq(ord_canon_made_since_core(&d, ORD_GAME_MADE_CORE), 1);
+	ck_assert_int_eq(ord_canon_made_since_core(&d, "2026-12-07.2"), 0);
+	ck_assert_int_eq(ord_canon_made_since_core_of(NULL, NULL, ORD_GAME_MADE_CORE), 0);
+	ord_canon_config_release(&d);
+	free(b);
+	b = body_edit(open_body, rules, "2026-12-01.9");
+	ck_assert_int_eq(config_of(b, &d, ""), 0);
+	ck_assert_str_eq(ord_canon_config_diff(&c, &d), "rules revision it was made with");
+	ord_canon_config_release(&d);
+	free(b);
+	b = body_edit(open_body, "made_core=" ORD_CORE_REVISION, "made_core=2099-01-01.1");
+	ck_assert_int_eq(config_of(b, &d, ""), 0);
+	ck_assert_str_eq(ord_canon_config_diff(&c, &d), "core revision it was made with");
+	ck_assert_int_eq(ord_canon_made_since_core(&d, "2099-01-01.1"), 1);
+	ck_assert_int_eq(ord_canon_made_since_core(&d, "2099-01-01.2"), 0);
+	ord_canon_config_release(&d);
+	free(b);
+
+	/* no orderly's: before the marker came, no revision, without made=,
+	 * the rules' without the core's */
+	b = body_edit(create_body, "made_core=" ORD_CORE_REVISION, "made_core=2026-12-06.1");
+	ck_assert_int_eq(config_of(b, &d,
+				   "the entry's made_core=2026-12-06.1 is not a core revision of " ORD_GAME_MADE_CORE
+				   " or later (expected YYYY-MM-DD.N)"),
+			 ORD_EBADDATA);
+	free(b);
+	b = body_edit(create_body, "made_core=" ORD_CORE_REVISION, "made_core=2026-12-07.1x");
+	ck_assert_int_eq(config_of(b, &d, "made_core=2026-12-07.1x is not a core revision"),
+			 ORD_EBADDATA);
+	free(b);
+	b = body_edit(create_body, "made_core=" ORD_CORE_REVISION, "made_core=2026-12-07.1 ");
+	ck_assert_int_eq(config_of(b, &d, "made_core=(a value that is no revision) is not"),
+			 ORD_EBADDATA);
+	free(b);
+	b = body_edit(create_body, "made=" ORD_GAME_MADE "\n", "");
+	ck_assert_int_eq(config_of(b, &d,
+				   "the entry's made_core=" ORD_CORE_REVISION
+				   " names the core revision the game was made with, but the entry logs no made="),
+			 ORD_EBADDATA);
+	free(b);
+	b = body_edit(create_body, "made_core=" ORD_CORE_REVISION "\n", "");
+	ck_assert_int_eq(config_of(b, &d,
+				   "names the rules revision the game was made with, but the entry logs no made_core="),
+			 ORD_EBADDATA);
+	free(b);
+	b = body_edit(create_body, rules, "next week");
+	ck_assert_int_eq(config_of(b, &d,
+				   "the entry's made_rules=(a value that is no revision) is not a rules revision"),
+			 ORD_EBADDATA);
+	free(b);
+	b = body_edit(create_body, rules, "0123456789012345678901234567890123");
+	ck_assert_int_eq(config_of(b, &d,
+				   "is not a rules revision (expected a word of at most 31 characters"),
+			 ORD_EBADDATA);
+	free(b);
+	/* a module's own word is one (the template's "1") */
+	b = body_edit(create_body, rules, "1");
+	ck_assert_int_eq(config_of(b, &d, ""), 0);
+	ck_assert_str_eq(d.made_rules, "1");
+	ord_canon_config_release(&d);
+	free(b);
+	/* and a game made before made= logs neither: read as before */
+	b = body_edit(create_body, want.buf, "");
+	b2 = body_edit(b, "made=" ORD_GAME_MADE "\n", "");
+	ck_assert_int_eq(config_of(b2, &d, ""), 0);
+	ck_assert_ptr_null(d.made);
+	ck_assert_int_eq(ord_canon_made_since_core(&d, ORD_GAME_MADE_CORE), 0);
+	ord_canon_config_release(&d);
+	free(b2);
+	free(b);
+
+	ord_canon_config_release(&c);
+	ord_buf_release(&want);
+	free(create_body);
+	free(open_body);
+	ord_game_free(g);
 }
 END_TEST
 
@@ -2153,6 +2325,7 @@ Suite *ord_test_suite(void)
 
 	tcase_add_checked_fixture(files, setup, teardown);
 	tcase_add_test(files, test_create_open);
+	tcase_add_test(files, test_made_core);
 	tcase_add_test(files, test_receipt_commit_syncs_again_after);
 	tcase_add_test(files, test_receipt_commit_not_checkpointed_unsynced);
 	tcase_add_test(files, test_checkpoint_gives_up_at_its_limit);
