@@ -1417,7 +1417,7 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 		     const struct ord_report_words *w)
 {
 	size_t nph = ord_game_nphases(g), nlacking = 0;
-	const char *what = g->refereeless ? "signed commitments" : "sheets";
+	const char *what = ord_report_words_say(w, g->refereeless ? "signed commitments" : "sheets");
 	const char *how = g->refereeless ? "submit --commitment" : "submit";
 	struct ord_buf lacking = ORD_BUF_INIT, owed = ORD_BUF_INIT;
 	const char *missing;
@@ -1449,34 +1449,42 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 									    : "submitted"));
 		else if (!strcmp(g->nmr, "wait"))
 			ord_buf_addf(out,
-				     "the %s of %s (%s), then seal: the NMR policy 'wait' seals no turn without them\n",
+				     ord_report_words_say(w, "the %s of %s (%s), then seal: the NMR policy "
+							     "'wait' seals no turn without them\n"),
 				     what, missing, how);
 		else if (passed && ord_game_now(g) < ord_game_seal_from(g, t->deadline))
 			/* a game made since: the deadline's next second */
 			ord_buf_addf(out,
-				     "seal: the deadline has passed; from the next second the NMR policy '%s' stands in for %s (seal --force now)\n",
+				     ord_report_words_say(w, "seal: the deadline has passed; from the next "
+							     "second the NMR policy '%s' stands in for %s "
+							     "(seal --force now)\n"),
 				     g->nmr, missing);
 		else if (passed)
 			ord_buf_addf(out,
-				     "seal: the deadline has passed; the NMR policy '%s' stands in for %s\n",
+				     ord_report_words_say(w, "seal: the deadline has passed; the NMR policy "
+							     "'%s' stands in for %s\n"),
 				     g->nmr, missing);
 		else {
 			/* named again, "red and green", for the sentence */
 			struct ord_buf named = ORD_BUF_INIT;
 			size_t nnamed = 0;
 
-			err = ord_game_sides_lacking_sep(g, t->turn, 0, " and ", &named, &nnamed);
+			err = ord_game_sides_lacking_sep(g, t->turn, 0,
+							 ord_report_words_say(w, " and "), &named,
+							 &nnamed);
 			if (!err)
 				ord_buf_addf(out,
-					     "the %s of %s (%s), then seal; or seal --force now, "
-					     "the NMR policy '%s' standing in for %s\n",
+					     ord_report_words_say(w, "the %s of %s (%s), then seal; or seal "
+								     "--force now, the NMR policy '%s' "
+								     "standing in for %s\n"),
 					     what, missing, how, g->nmr, named.buf);
 			ord_buf_release(&named);
 		}
 		break;
 	case ORD_TURN_SEALED:
 		if (missing) {
-			ord_buf_addf(out, "%s to open their sheets (open)\n", missing);
+			ord_buf_addf(out, ord_report_words_say(w, "%s to open their sheets (open)\n"),
+				     missing);
 			break;
 		}
 		if ((size_t)t->phase >= nph) {
@@ -1765,18 +1773,25 @@ static int info_text(ord_game *g, struct ord_buf *out, int xml, const struct ord
 			}
 			ord_buf_adds(out, "/>\n");
 		} else if (g->refereeless && lv) {
-			ord_buf_addf(out, "  %-12s %s (version %d)%s\n", g->sides[i].name,
-				     opened ? "opened" : "committed, not opened", lv,
-				     opened && source && strcmp(source, "submitted")
-					     ? ": NMR policy applied"
-					     : "");
+			ord_buf_addf(out, "  %-12s ", g->sides[i].name);
+			ord_buf_addf(out,
+				     ord_report_words_say(w, opened ? "opened (version %d)"
+								    : "committed, not opened (version %d)"),
+				     lv);
+			if (opened && source && strcmp(source, "submitted"))
+				ord_buf_adds(out, ord_report_words_say(w, ": NMR policy applied"));
+			ord_buf_addch(out, '\n');
 		} else if (!v) {
-			ord_buf_addf(out, "  %-12s not submitted\n", g->sides[i].name);
+			ord_buf_addf(out, "  %-12s %s\n", g->sides[i].name,
+				     ord_report_words_say(w, "not submitted"));
 		} else if (strcmp(source, "submitted")) {
-			ord_buf_addf(out, "  %-12s no sheet: NMR policy '%s' applied\n",
-				     g->sides[i].name, source);
+			ord_buf_addf(out, "  %-12s ", g->sides[i].name);
+			ord_buf_addf(out,
+				     ord_report_words_say(w, "no sheet: NMR policy '%s' applied\n"),
+				     source);
 		} else {
-			ord_buf_addf(out, "  %-12s submitted (version %d)\n", g->sides[i].name, v);
+			ord_buf_addf(out, "  %-12s ", g->sides[i].name);
+			ord_buf_addf(out, ord_report_words_say(w, "submitted (version %d)\n"), v);
 		}
 		free(source);
 	}

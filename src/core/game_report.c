@@ -103,6 +103,21 @@ static const char *const words_en[] = {
 	"%zu orders no event of the turn carries out so far (%s)",
 	"orderly report --referee lists them",
 	"orderly audit lists them once the turn is exchanged",
+	/* info's sides of an open turn and its next step then */
+	"not submitted",
+	"submitted (version %d)\n",
+	"no sheet: NMR policy '%s' applied\n",
+	"opened (version %d)",
+	"committed, not opened (version %d)",
+	": NMR policy applied",
+	"sheets",
+	"signed commitments",
+	" and ",
+	"the %s of %s (%s), then seal: the NMR policy 'wait' seals no turn without them\n",
+	"seal: the deadline has passed; from the next second the NMR policy '%s' stands in for %s (seal --force now)\n",
+	"seal: the deadline has passed; the NMR policy '%s' stands in for %s\n",
+	"the %s of %s (%s), then seal; or seal --force now, the NMR policy '%s' standing in for %s\n",
+	"%s to open their sheets (open)\n",
 };
 
 /* The report's words in the reader's language (words_load). */

@@ -239,7 +239,18 @@ run ord check ascii-one.txt --scenario ascii.xml
 expect_eq "$RC" 0 "a sheet naming its unit in ASCII forms alone, no --side"
 expect_in "$OUT" "side: danske (the side of the units it names)"
 expect_exit 0 ord new ascii.game --scenario ascii.xml --tables "$KS/map.xml"
+# an open turn's sides and the referee's next step in Danish too (before:
+# "turn: 1 (åben)" and the rest English)
+run ord info ascii.game
+expect_in "$OUT" "  danske       ikke afleveret"
+expect_in "$OUT" "next:      ordresedlerne fra danske, allierede (submit), derefter seal; eller seal --force nu, idet NMR-reglen 'hold' træder i stedet for danske og allierede"
+run ord info ascii.game --lang en
+expect_in "$OUT" "  danske       not submitted"
+expect_in "$OUT" "next:      the sheets of danske, allierede (submit), then seal; or seal --force now, the NMR policy 'hold' standing in for danske and allierede"
 expect_exit 0 ord submit ascii.game --side danske ascii.txt
+run ord info ascii.game
+expect_in "$OUT" "  danske       afleveret (version 1)"
+expect_in "$OUT" "  allierede    ikke afleveret"
 expect_exit 0 ord submit ascii.game --side allierede ascii-allied.txt
 expect_exit 0 ord seal ascii.game
 run ord info ascii.game --lang en
