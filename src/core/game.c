@@ -1542,15 +1542,15 @@ static int info_next(ord_game *g, const struct ord_store_turn *t, int passed, st
 		ord_buf_adds(out,
 			     ord_report_words_say(w, "exchange: every phase of the turn is resolved\n"));
 		break;
-	default: ord_buf_addf(out, "the next turn\n"); break;
+	default: ord_buf_adds(out, ord_report_words_say(w, "the next turn\n")); break;
 	}
 	/* the turn just exchanged, before any sheet of this one: its bundle
 	 * goes to the players now, with the exchange's head (the step the
 	 * README's turn ends with, which the hint left out) */
 	if (t->state == ORD_TURN_OPEN && t->turn > 1 && nlacking == g->nsides)
 		ord_buf_addf(out,
-			     "           and turn %d's bundle for the players, if not yet sent: "
-			     "export --turn %d -o FILE\n",
+			     ord_report_words_say(w, "           and turn %d's bundle for the players, "
+						     "if not yet sent: export --turn %d -o FILE\n"),
 			     t->turn - 1, t->turn - 1);
 	if (!g->have_sk)
 		ord_buf_adds(out, "           seal, witness --close and exchange sign with the game's key, "

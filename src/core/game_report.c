@@ -118,6 +118,8 @@ static const char *const words_en[] = {
 	"seal: the deadline has passed; the NMR policy '%s' stands in for %s\n",
 	"the %s of %s (%s), then seal; or seal --force now, the NMR policy '%s' standing in for %s\n",
 	"%s to open their sheets (open)\n",
+	"the next turn\n",
+	"           and turn %d's bundle for the players, if not yet sent: export --turn %d -o FILE\n",
 };
 
 /* The report's words in the reader's language (words_load). */

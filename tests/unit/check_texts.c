@@ -191,6 +191,9 @@ static const char *const words_da_before[][2] = {
 	{ "the %s of %s (%s), then seal; or seal --force now, the NMR policy '%s' standing in for %s\n",
 	  "%s fra %s (%s), derefter seal; eller seal --force nu, idet NMR-reglen '%s' træder i stedet for %s\n" },
 	{ "%s to open their sheets (open)\n", "%s skal åbne deres ordresedler (open)\n" },
+	{ "the next turn\n", "det næste træk\n" },
+	{ "           and turn %d's bundle for the players, if not yet sent: export --turn %d -o FILE\n",
+	  "           og bundtet fra træk %d til spillerne, hvis det ikke er sendt: export --turn %d -o FILE\n" },
 	/* the module's messages (ks_messages), by id */
 	{ "ks.pending.attack", "beordret til angreb ('A'), men intet angreb (angreb) er erklæret" },
 	{ "ks.pending.move", "beordret til at flytte ('%s'), men ingen flytning (flyt) er registreret" },
