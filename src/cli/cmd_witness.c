@@ -552,6 +552,20 @@ static int record_append(struct record *r, const struct ord_head *h, const char 
 	return rc;
 }
 
+/* A close as a head names it: "entry N", or "hash H..." for a head of
+ * format v3, which states no number (seq 0). */
+static void close_named(struct ord_buf *out, long long seq, const unsigned char hash[32])
+{
+	char hex[65];
+
+	if (seq) {
+		ord_buf_addf(out, "entry %lld", seq);
+		return;
+	}
+	ord_hex(hex, hash, 32);
+	ord_buf_addf(out, "hash %.16s...", hex);
+}
+
 /* The refusal of a second close of a phase answered before. */
 static int refuse_second_close(const struct record *r, const char *path, const struct ord_head *h,
 			       const struct answered *first)
@@ -574,13 +588,15 @@ static int refuse_second_close(const struct record *r, const char *path, const s
 			     h->phase, h->turn, first->seq, (long long)h->seq,
 			     first->seq == h->seq ? ", of other hashes" : "", gid.buf);
 	} else {
-		ord_buf_addf(&why,
-			     "you answered a close of phase %d of turn %d of game %s (entry %lld) signed by another key, ",
-			     h->phase, h->turn, gid.buf, first->seq);
+		/* a head of format v3 states no number: named by its hash */
+		ord_buf_addf(&why, "you answered a close of phase %d of turn %d of game %s (",
+			     h->phase, h->turn, gid.buf);
+		close_named(&why, first->seq, first->hash);
+		ord_buf_adds(&why, ") signed by another key, ");
 		ord_buf_add_hex(&why, first->key, 32);
-		ord_buf_addf(&why,
-			     ", than this one's (entry %lld): a second game made with this one's id",
-			     (long long)h->seq);
+		ord_buf_adds(&why, ", than this one's (");
+		close_named(&why, h->unnumbered ? 0 : (long long)h->seq, h->hash);
+		ord_buf_adds(&why, "): a second game made with this one's id");
 	}
 	cli_error("'%s' is refused, and no link is given: %s.\n"
 		  "The two heads are the proof: keep both. The one you answered is kept in '%s' (line %d); to write it to a file:\n"

@@ -158,6 +158,19 @@ expect_in "$OUT" "the head you kept of turn 1's close (entry $ca): matches"
 expect_exit 0 ord audit a.game --head v2-close.head
 expect_in "$OUT" "the head you kept of turn 1's close (entry $ca): matches"
 
+# a second game made with a's id and a key of its own closes phase 1: blue's
+# record, which answered a's close (a head of format v3, of no number),
+# refuses it naming that close by its hash, not as "entry 0"
+cp b.game same-id.game
+sql same-id.game "ATTACH 'a.game' AS a; UPDATE main.game SET game_id = (SELECT game_id FROM a.game)" >/dev/null
+"$FORGE" sign-close same-id.game "$cb" 1 >same-id.head || fail "ord_forge sign-close"
+run ord witness --link-for --head same-id.head --pubkey "$(ord info same-id.game | awk '/^key:/ {print $2}')" \
+	--side blue --key blue.key --nonce "$NONCE" --phase 1 --record rec-a.links
+[[ $RC == 65 ]] || fail "the close of a second game of a's id exited $RC"
+expect_in "$ERR" "you answered a close of phase 1 of turn 1 of game $(field game "$(cat close-a.head)") (hash $(field hash "$(cat close-a.head)" | cut -c1-16)...) signed by another key, "
+expect_in "$ERR" ", than this one's (entry $cb): a second game made with this one's id"
+expect_not_in "$OUT" "link:"
+
 # the close made again: no entry of the bundle's history has its hash
 run ord verify turn-1.xml --pubkey "$KEYA" --head second.head
 [[ $RC == 1 ]] || fail "verify with the head of a close made again exited $RC"
