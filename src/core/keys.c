@@ -509,13 +509,32 @@ static int first_line_is(const char *text, size_t len, const char *line)
 	return 0;
 }
 
+/* A head's 'phase' line (ph), when it has one: a close's alone, a phase
+ * number (v2 since the witnessed-close issue, and v3). */
+static int head_phase(struct ord_head *out, const struct field *ph, const char *name)
+{
+	long v;
+
+	if (!ph->seen)
+		return 0;
+	if (strcmp(out->at, "close"))
+		return ord_error_set(ORD_EBADDATA,
+				     "%s:%u: a head of a %s has no phase (only a phase's close has)",
+				     name, ph->line, out->at);
+	if (ord_parse_long(ph->value, &v) || v < 1 || v > ORD_WITNESS_LINKS)
+		return ord_error_set(ORD_EBADDATA, "%s:%u: 'phase' is not a phase number", name,
+				     ph->line);
+	out->phase = (int)v;
+	return 0;
+}
+
 /* A head of format v3 (ORD_HEAD_MAGIC_V3): a close head or a link head
  * that states no entry number, nor a seed commitment or a commitment. */
 static int unnumbered_parse(struct ord_head *out, const struct field *f, const char *name)
 {
 	static const char *const names[] = { "entry", "seed-commitment", "commitment" };
 	size_t i;
-	long v;
+	int err;
 
 	for (i = 0; i < ORD_ARRAY_SIZE(names); i++) {
 		const struct field *x = &f[i == 0 ? 3 : i == 1 ? 5 : 9];
@@ -532,16 +551,8 @@ static int unnumbered_parse(struct ord_head *out, const struct field *f, const c
 		return ord_error_set(ORD_EBADDATA,
 				     "%s: a close head of format v3 has no 'phase' (expected the phase it closes)",
 				     name);
-	if (f[8].seen) {
-		if (strcmp(out->at, "close"))
-			return ord_error_set(ORD_EBADDATA,
-					     "%s:%u: a head of a %s has no phase (only a phase's close has)",
-					     name, f[8].line, out->at);
-		if (ord_parse_long(f[8].value, &v) || v < 1 || v > ORD_WITNESS_LINKS)
-			return ord_error_set(ORD_EBADDATA, "%s:%u: 'phase' is not a phase number",
-					     name, f[8].line);
-		out->phase = (int)v;
-	}
+	if ((err = head_phase(out, &f[8], name)) != 0)
+		return err;
 	out->unnumbered = 1;
 	out->seq = 0; /* found in the log by its hash */
 	return 0;
@@ -595,16 +606,8 @@ int ord_head_parse(struct ord_head *out, const char *text, size_t len, const cha
 	out->seq = v;
 	/* a close head states its phase since the witnessed-close issue; one
 	 * written before has none, and is only good for audits */
-	if (f[8].seen) {
-		if (strcmp(out->at, "close"))
-			return ord_error_set(ORD_EBADDATA,
-					     "%s:%u: a head of a %s has no phase (only a phase's close has)",
-					     name, f[8].line, out->at);
-		if (ord_parse_long(f[8].value, &v) || v < 1 || v > ORD_WITNESS_LINKS)
-			return ord_error_set(ORD_EBADDATA, "%s:%u: 'phase' is not a phase number",
-					     name, f[8].line);
-		out->phase = (int)v;
-	}
+	if ((err = head_phase(out, &f[8], name)) != 0)
+		return err;
 	/* a receipt states the sheet's commitment: the game signs which sheet
 	 * it receipts, not only an entry (found by a red-team review); a
 	 * "sealed" head the commitment the seal took for one side */

@@ -210,6 +210,25 @@ sed 's/^orderly signed head v3$/orderly signed head v2/' close-a.head >v2.head
 run ord verify turn-1.xml --pubkey "$KEYA" --head v2.head
 [[ $RC == 65 ]] || fail "verify with a close head of format v3 labelled v2 exited $RC"
 expect_in "$ERR" "'entry' is missing"
+# its phase: a close's, a phase number, named by its line (one reading
+# for heads of both formats)
+pline=$(grep -n '^phase: ' close-a.head | cut -d: -f1)
+sed 's/^phase: 1$/phase: 0/' close-a.head >phase0.head
+sed 's/^at: close$/at: link/' close-a.head >linkphase.head
+grep -v '^phase: ' close-a.head >nophase.head
+sed 's/^phase: 1$/phase: 0/' v2-close.head >v2-phase0.head
+for f in phase0 linkphase nophase v2-phase0; do
+	run ord verify turn-1.xml --pubkey "$KEYA" --head $f.head
+	[[ $RC == 65 ]] || fail "verify with $f.head exited $RC"
+done
+run ord verify turn-1.xml --head phase0.head
+expect_in "$ERR" "phase0.head:$pline: 'phase' is not a phase number"
+run ord verify turn-1.xml --head linkphase.head
+expect_in "$ERR" "linkphase.head:$pline: a head of a link has no phase (only a phase's close has)"
+run ord verify turn-1.xml --head nophase.head
+expect_in "$ERR" "nophase.head: a close head of format v3 has no 'phase' (expected the phase it closes)"
+run ord verify turn-1.xml --head v2-phase0.head
+expect_in "$ERR" "v2-phase0.head:$(grep -n '^phase: ' v2-close.head | cut -d: -f1): 'phase' is not a phase number"
 # and --link-for refuses a tampered close head before any link exists
 expect_exit 65 ord witness --link-for --head hash.head --pubkey "$KEYA" --side blue \
 	--key blue.key --nonce "$NONCE" --phase 1
