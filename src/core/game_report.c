@@ -182,6 +182,22 @@ static void words_release(struct ord_report_words *w)
 static int messages_read(struct ord_report_words *w, const char *name, const char *lang);
 static const char *say(const struct ord_report_words *w, const char *en);
 
+/* Whether words said in a language have the conversions of their English
+ * en, in that order (ce, cl scratch): else ORD_EBADDATA naming the line,
+ * what ("" or "message ") and which (the words' English or id). */
+static int same_conversions(const char *name, unsigned line, const char *en, const char *said,
+			    const char *what, const char *which, struct ord_buf *ce, struct ord_buf *cl)
+{
+	conversions(en, ce);
+	conversions(said, cl);
+	if (!strcmp(ce->buf ? ce->buf : "", cl->buf ? cl->buf : ""))
+		return 0;
+	return ord_error_set(ORD_EBADDATA,
+			     "%s:%u: '%s' for %s'%s' has the conversions '%s' (expected '%s', the English's, in that order)",
+			     name, line, said, what, which, cl->buf ? cl->buf : "",
+			     ce->buf ? ce->buf : "");
+}
+
 static int words_read(struct ord_report_words *w, const char *xml, size_t len, const char *name,
 		      const char *lang, const struct ord_message *msgs)
 {
@@ -227,15 +243,8 @@ static int words_read(struct ord_report_words *w, const char *xml, size_t len, c
 					    name, ord_row_line(row), en);
 			goto out;
 		}
-		conversions(en, &ce);
-		conversions(said, &cl);
-		if (strcmp(ce.buf ? ce.buf : "", cl.buf ? cl.buf : "")) {
-			err = ord_error_set(ORD_EBADDATA,
-					    "%s:%u: '%s' for '%s' has the conversions '%s' (expected '%s', the English's, in that order)",
-					    name, ord_row_line(row), said, en, cl.buf ? cl.buf : "",
-					    ce.buf ? ce.buf : "");
+		if ((err = same_conversions(name, ord_row_line(row), en, said, "", en, &ce, &cl)) != 0)
 			goto out;
-		}
 		/* the builder's leading spaces and line end around it */
 		ord_buf_reset(&cl);
 		ord_buf_add(&cl, words_en[k], from);
@@ -310,15 +319,9 @@ static int messages_read(struct ord_report_words *w, const char *name, const cha
 					    name, ord_row_line(row), en, id, w->msgs[k].en);
 			goto out;
 		}
-		conversions(en, &ce);
-		conversions(said, &cl);
-		if (strcmp(ce.buf ? ce.buf : "", cl.buf ? cl.buf : "")) {
-			err = ord_error_set(ORD_EBADDATA,
-					    "%s:%u: '%s' for message '%s' has the conversions '%s' (expected '%s', the English's, in that order)",
-					    name, ord_row_line(row), said, id, cl.buf ? cl.buf : "",
-					    ce.buf ? ce.buf : "");
+		if ((err = same_conversions(name, ord_row_line(row), en, said, "message ", id, &ce,
+					    &cl)) != 0)
 			goto out;
-		}
 		w->msg_said[k] = ord_arena_strn(&w->a, said, strlen(said));
 	}
 out:
