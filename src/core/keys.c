@@ -695,24 +695,19 @@ void ord_head_format(const struct ord_head *h, struct ord_buf *out)
 	ord_buf_addf(out, "\nturn: %d\nat: %s\n", h->turn, h->at);
 	if (h->phase > 0)
 		ord_buf_addf(out, "phase: %d\n", h->phase);
-	if (h->unnumbered) {
-		ord_buf_adds(out, "hash: ");
-		ord_buf_add_hex(out, h->hash, 32);
-		ord_buf_adds(out, "\nkey: ");
-		ord_buf_add_hex(out, h->key, 32);
-		ord_buf_adds(out, "\nsignature: ");
-		ord_buf_add_hex(out, h->signature, 64);
-		ord_buf_addch(out, '\n');
-		return;
-	}
-	ord_buf_addf(out, "entry: %lld\nhash: ", (long long)h->seq);
+	/* a head of format v3 states no entry number, nor a commitment */
+	if (!h->unnumbered)
+		ord_buf_addf(out, "entry: %lld\n", (long long)h->seq);
+	ord_buf_adds(out, "hash: ");
 	ord_buf_add_hex(out, h->hash, 32);
-	ord_buf_adds(out, "\nseed-commitment: ");
-	if (h->has_seed_commitment)
-		ord_buf_add_hex(out, h->seed_commitment, 32);
-	else
-		ord_buf_adds(out, "none");
-	if (h->has_commitment) {
+	if (!h->unnumbered) {
+		ord_buf_adds(out, "\nseed-commitment: ");
+		if (h->has_seed_commitment)
+			ord_buf_add_hex(out, h->seed_commitment, 32);
+		else
+			ord_buf_adds(out, "none");
+	}
+	if (!h->unnumbered && h->has_commitment) {
 		ord_buf_adds(out, "\ncommitment: ");
 		ord_buf_add_hex(out, h->commitment, 32);
 	}
