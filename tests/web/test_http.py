@@ -49,7 +49,8 @@ def ok(cond, what):
 
 
 def info(path):
-    return W.run("info", path).stdout
+    """info's text in English: a Krigsspil game's is Danish by default."""
+    return W.run("info", path, "--lang", "en").stdout
 
 
 def log_len(path):
