@@ -107,6 +107,33 @@ need_forge() {
 	[[ -x "$FORGE" ]] || fail "no forge tool at '$FORGE' (set FORGE)"
 }
 
+# field NAME TEXT: the value of TEXT's first line "NAME: value" (a head
+# file's, a receipt's)
+field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
+
+# forge ARGS: the forge tool run, the test failed if it fails (need_forge)
+forge() { "$FORGE" "$@" || fail "ord_forge $*"; }
+
+# export_bundle GAME TURN FILE: TURN's bundle of GAME, signed by the game's
+# key, in FILE, as the attacker's own build writes it: `orderly export`
+# refuses to sign one its verifier fails (a game file changed outside
+# orderly: exit 65, saying so, no file written), so the bundle of such a
+# file is written by ord_forge's export without that check, for the
+# players' verify to catch; an attack only a kept head or receipt shows
+# is exported by orderly as it is (need_forge)
+export_bundle() {
+	rm -f -- "$3"
+	run "$ORDERLY" export "$1" --turn "$2" -o "$3"
+	if [[ $RC == 65 ]]; then
+		[[ "$ERR" == "orderly: '$1': the bundle of turn $2 is not written: 'orderly verify' would refuse it ("*"FAILED"* ]] ||
+			fail "export $1 --turn $2: refused, but not by its check of the bundle: $ERR"
+		[[ ! -e "$3" ]] || fail "export $1 --turn $2: refused, but it wrote $3"
+		forge export "$1" "$2" "$3"
+	elif [[ $RC != 0 ]]; then
+		fail "export $1 --turn $2 exited $RC"
+	fi
+}
+
 need_sqlite3() {
 	if ! command -v sqlite3 >/dev/null 2>&1; then
 		note "SKIP: the sqlite3 shell is not installed (scripts/deps installs it)"

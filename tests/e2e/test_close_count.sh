@@ -21,7 +21,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
-field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
 # a head with the lines that differ from game to game by what no phase
 # logs (the game's id and key, drawn at its creation) or by what the
 # secret seed keys (the hash the close's blind hides, its signature) masked

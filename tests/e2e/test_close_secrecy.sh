@@ -23,7 +23,6 @@ need_sqlite3
 [[ -x "${FORGE:-}" ]] || fail "no ord_forge (set FORGE)"
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
-field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
 unkeyed_scenario scenario.xml
 expect_exit 0 ord keygen blue.key
 expect_exit 0 ord keygen red.key

@@ -20,19 +20,6 @@ need_forge
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
 
-forge() { "$FORGE" "$@" || fail "ord_forge $*"; }
-# export_bundle GAME TURN FILE, as in test_attacks.sh: `orderly export`
-# refuses to sign a bundle its verifier fails, the forger's build does not
-export_bundle() {
-	rm -f -- "$3"
-	run "$ORDERLY" export "$1" --turn "$2" -o "$3"
-	if [[ $RC == 65 ]]; then
-		expect_in "$ERR" "the bundle of turn $2 is not written: 'orderly verify' would refuse it"
-		forge export "$1" "$2" "$3"
-	elif [[ $RC != 0 ]]; then
-		fail "export $1 --turn $2 exited $RC"
-	fi
-}
 pubkey() { ord info "$1" | awk '/^key:/ {print $2}'; }
 unkeyed_scenario scenario.xml
 

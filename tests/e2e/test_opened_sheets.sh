@@ -21,7 +21,6 @@ need_forge
 BFIX=$SRC/tests/fixtures/bundle
 
 cd "$TMP"
-field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
 R1_KIND="UPDATE unit SET attrs = replace(attrs, 'kind=line_infantry', 'kind=skirmishers') WHERE uid = 'R1'"
 R1_BACK="UPDATE unit SET attrs = replace(attrs, 'kind=skirmishers', 'kind=line_infantry') WHERE uid = 'R1'"
 R1_ID="(SELECT id FROM unit WHERE uid = 'R1')"

@@ -20,7 +20,6 @@ need_forge
 BFIX=$SRC/tests/fixtures/bundle
 
 cd "$TMP"
-field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
 # play_out GAME HEAD: every phase resolved empty, then the exchange
 play_out() {
 	resolve_rest "$1"

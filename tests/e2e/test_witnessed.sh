@@ -30,7 +30,6 @@ need_sqlite3
 need_forge
 BFIX=$SRC/tests/fixtures/bundle
 cd "$TMP"
-field() { sed -n "s/^$1: //p" <<<"$2" | head -1; }
 unkeyed_scenario scenario.xml
 
 expect_exit 0 ord keygen blue.key
