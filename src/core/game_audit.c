@@ -528,9 +528,12 @@ static void check_given_heads(struct audit *a, const struct ord_head *heads, siz
 		} else if (ord_head_check(h)) {
 			ord_vout_fail(&a->v, "%s: its signature does not hold", what.buf);
 		} else if (h->unnumbered && !h->seq) {
+			/* looked for among the entries of the kind it signs
+			 * (a link head's entry is a 'witness' one): one of
+			 * another kind with the hash is no better */
 			ord_vout_fail(&a->v,
-				      "%s: no entry of the log has the hash it signs: the history up to it was rewritten%s",
-				      what.buf,
+				      "%s: no '%s' entry of the log has the hash it signs: the history up to it was rewritten, or it signs an entry no head of the %s signs%s",
+				      what.buf, !strcmp(h->at, "link") ? "witness" : h->at, h->at,
 				      !strcmp(h->at, "close")
 					      ? " (its phase's events recorded again after the links were revealed: attack 14)"
 					      : "");
